@@ -1,0 +1,76 @@
+//! The `Controller` trait: a behavior engine that drives one vehicle.
+//!
+//! A controller has one required method, [`Controller::step`], called once per cycle with
+//! the vehicle's signals and an empty [`Actuation`] to fill; the other hooks have defaults
+//! (the copper-rs shape: lifecycle hooks with defaults, only the hot method required).
+
+use crate::actuation::Actuation;
+use crate::event::Events;
+use crate::signals::Signals;
+use crate::vehicle::VehicleInfo;
+use std::time::Duration;
+
+/// How a controller is doing after a step.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Status {
+    /// Still working.
+    Running,
+    /// Done as planned (mission complete, root option in a target state, agent halted).
+    Finished,
+    /// Gave up on purpose (mission abort); the text says why.
+    Aborted(String),
+}
+
+/// A controller failed: it cannot go on.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[error("{0}")]
+pub struct ControllerError(pub String);
+
+impl ControllerError {
+    /// An error with a message.
+    pub fn new(msg: impl Into<String>) -> Self {
+        Self(msg.into())
+    }
+}
+
+/// What a controller gets in one cycle.
+pub struct Cycle<'a> {
+    /// Run time.
+    pub now: Duration,
+    /// The cycle period.
+    pub dt: Duration,
+    /// Cycle number, from 1.
+    pub cycle: u64,
+    /// Index of the vehicle in its world.
+    pub robot: usize,
+    /// The vehicle.
+    pub vehicle: &'a VehicleInfo,
+    /// Its signals, as sensed this cycle.
+    pub signals: &'a Signals,
+    /// What to ask of the vehicle (cleared before the step).
+    pub actuation: &'a mut Actuation,
+    /// Events (already bound to this robot).
+    pub events: &'a mut Events,
+}
+
+/// A behavior engine driving one vehicle.
+pub trait Controller {
+    /// A short name for logs (`wander`, `xabsl:soccer`, `mission:spec`).
+    fn name(&self) -> &str;
+    /// Called once before the first step, after the vehicle sensed for the first time.
+    fn start(&mut self, _vehicle: &VehicleInfo, _signals: &Signals) -> Result<(), ControllerError> {
+        Ok(())
+    }
+    /// One cycle.
+    fn step(&mut self, cycle: &mut Cycle<'_>) -> Result<Status, ControllerError>;
+    /// The engine's state for the run log's `/controller` topic and the dashboard
+    /// (XABSL activation path, mission item states, link tree diff). Only called when
+    /// something records it.
+    fn state(&self) -> Option<serde_json::Value> {
+        None
+    }
+    /// Add controller-specific keys to the run summary (`decision_cycles`, ...).
+    fn summary(&self, _out: &mut serde_json::Map<String, serde_json::Value>) {}
+    /// Called once when the run ends, for whatever reason.
+    fn finish(&mut self) {}
+}

@@ -1,0 +1,34 @@
+//! Skipper's core: what every other part of Skipper shares.
+//!
+//! - [`time`]: simulated and wall clocks, duration parsing (`90s`, `10m`, `4h`);
+//! - [`geometry`]: 2-D and 3-D poses (x forward, y left, yaw counter-clockwise positive)
+//!   and angle wrapping;
+//! - [`units`]: units with dimensions and conversions;
+//! - [`signals`]: the table of named, typed, time-stamped values a vehicle senses into;
+//! - [`actuation`]: what a controller asks a vehicle to do in one cycle;
+//! - [`vehicle`] and [`controller`]: the two traits that meet in the cycle runner;
+//! - [`event`]: things that happen (speech, collisions, statuses) for logs and views;
+//! - [`runner`]: the fixed-rate cycle runner.
+//!
+//! This crate depends on no other Skipper crate.
+
+pub mod actuation;
+pub mod controller;
+pub mod event;
+pub mod geometry;
+pub mod runner;
+pub mod signals;
+pub mod time;
+pub mod units;
+pub mod vehicle;
+
+pub use actuation::{
+    Actuation, AuvSetpoints, Drive, GripperCommand, MotionLimits, Rotation, Translation,
+};
+pub use controller::{Controller, ControllerError, Cycle, Status};
+pub use event::{Event, Events};
+pub use geometry::{Pose2, Pose3, Vec2};
+pub use runner::{Observer, RunConfig, RunControl, RunOutcome, RunReport, Runner};
+pub use signals::{SignalId, Signals, Value};
+pub use units::{Dimension, Quantity, Unit};
+pub use vehicle::{Vehicle, VehicleInfo, VehicleKind, World};

@@ -1,0 +1,501 @@
+//! The cycle runner: senses, steps the controllers, acts, advances, logs, at a fixed rate.
+//!
+//! One cycle: (1) every vehicle senses into its signals; (2) every controller steps,
+//! writing actuation; (3) every vehicle acts; (4) the world advances by one period;
+//! (5) observers (the run log, the dashboard, progress) see the cycle; (6) the clock
+//! advances: simulated time jumps, wall-clock time sleeps until the next tick.
+//!
+//! The run ends on a time limit, when every controller has finished, when one aborts or
+//! fails, or when [`RunControl::request_stop`] is called (Ctrl-C); whatever ends it, every
+//! vehicle is left stopped. An estop requested through [`RunControl`] takes effect in
+//! the next cycle's actuation and holds until released.
+
+use crate::actuation::{Actuation, Drive};
+use crate::controller::{Controller, Cycle, Status};
+use crate::event::{Event, Events};
+use crate::signals::Signals;
+use crate::time::{Clock, SimClock, WallClock};
+use crate::vehicle::World;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+/// How to run.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RunConfig {
+    /// Cycle period (100 ms = 10 Hz for ground robots, 200 ms for the AUV).
+    pub period: Duration,
+    /// Stop at this run time.
+    pub until: Option<Duration>,
+    /// Pace cycles by the wall clock (real robots, watching a simulation live).
+    pub realtime: bool,
+    /// With `realtime`, run this many times faster than real time.
+    pub speed: f64,
+}
+
+impl Default for RunConfig {
+    fn default() -> Self {
+        Self {
+            period: Duration::from_millis(100),
+            until: None,
+            realtime: false,
+            speed: 1.0,
+        }
+    }
+}
+
+/// Controls a running run from another thread (Ctrl-C handler, dashboard).
+#[derive(Debug)]
+pub struct RunControl {
+    stop: AtomicBool,
+    paused: AtomicBool,
+    steps: AtomicU64,
+    estop: AtomicBool,
+    speed_bits: AtomicU64,
+    speed_changed: AtomicBool,
+}
+
+impl Default for RunControl {
+    fn default() -> Self {
+        Self {
+            stop: AtomicBool::new(false),
+            paused: AtomicBool::new(false),
+            steps: AtomicU64::new(0),
+            estop: AtomicBool::new(false),
+            speed_bits: AtomicU64::new(1.0f64.to_bits()),
+            speed_changed: AtomicBool::new(false),
+        }
+    }
+}
+
+impl RunControl {
+    /// A fresh control block, shared with [`Arc`].
+    pub fn new() -> Arc<Self> {
+        Arc::new(Self::default())
+    }
+    /// Ask the run to end after the current cycle.
+    pub fn request_stop(&self) {
+        self.stop.store(true, Ordering::SeqCst);
+    }
+    /// Has a stop been requested?
+    pub fn stop_requested(&self) -> bool {
+        self.stop.load(Ordering::SeqCst)
+    }
+    /// Pause or resume.
+    pub fn set_paused(&self, paused: bool) {
+        self.paused.store(paused, Ordering::SeqCst);
+    }
+    /// Is the run paused?
+    pub fn is_paused(&self) -> bool {
+        self.paused.load(Ordering::SeqCst)
+    }
+    /// While paused, run one more cycle.
+    pub fn step_once(&self) {
+        self.steps.fetch_add(1, Ordering::SeqCst);
+    }
+    /// Engage (true) or release (false) the estop of every vehicle.
+    pub fn set_estop(&self, on: bool) {
+        self.estop.store(on, Ordering::SeqCst);
+    }
+    /// Is the estop engaged?
+    pub fn estop(&self) -> bool {
+        self.estop.load(Ordering::SeqCst)
+    }
+    /// Set the speed factor of a paced run.
+    pub fn set_speed(&self, factor: f64) {
+        self.speed_bits.store(factor.to_bits(), Ordering::SeqCst);
+        self.speed_changed.store(true, Ordering::SeqCst);
+    }
+    /// The speed factor.
+    pub fn speed(&self) -> f64 {
+        f64::from_bits(self.speed_bits.load(Ordering::SeqCst))
+    }
+    fn take_step(&self) -> bool {
+        self.steps
+            .fetch_update(Ordering::SeqCst, Ordering::SeqCst, |n| n.checked_sub(1))
+            .is_ok()
+    }
+}
+
+/// How a run ended.
+#[derive(Debug, Clone, PartialEq)]
+pub enum RunOutcome {
+    /// Every controller finished.
+    Finished,
+    /// The time limit was reached.
+    TimeLimit,
+    /// A controller gave up; the text says why.
+    Aborted(String),
+    /// A controller or vehicle failed; the text says why.
+    Failed(String),
+    /// Stopped from outside (Ctrl-C).
+    Interrupted,
+}
+
+impl RunOutcome {
+    /// The word used in summaries: `finished`, `time_limit`, `aborted`, `failed`, `interrupted`.
+    pub fn as_str(&self) -> &'static str {
+        match self {
+            RunOutcome::Finished => "finished",
+            RunOutcome::TimeLimit => "time_limit",
+            RunOutcome::Aborted(_) => "aborted",
+            RunOutcome::Failed(_) => "failed",
+            RunOutcome::Interrupted => "interrupted",
+        }
+    }
+    /// The reason, for aborted and failed runs.
+    pub fn reason(&self) -> Option<&str> {
+        match self {
+            RunOutcome::Aborted(r) | RunOutcome::Failed(r) => Some(r),
+            _ => None,
+        }
+    }
+}
+
+/// What a run did.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RunReport {
+    /// How it ended.
+    pub outcome: RunOutcome,
+    /// Cycles run.
+    pub cycles: u64,
+    /// Run time at the end.
+    pub sim_time: Duration,
+    /// Wall-clock time the run took.
+    pub wall_time: Duration,
+    /// Distance travelled by all vehicles (m).
+    pub distance_m: f64,
+    /// Collisions of all vehicles.
+    pub collisions: u64,
+    /// The summary keys vehicles, world and controllers added.
+    pub extra: serde_json::Map<String, serde_json::Value>,
+}
+
+impl RunReport {
+    /// The summary object of the `--summary-json` contract (without `wall_time_s` when
+    /// `with_wall_time` is false, so that logs stay byte-identical between runs).
+    pub fn summary_json(&self, with_wall_time: bool) -> serde_json::Value {
+        let mut m = serde_json::Map::new();
+        m.insert("outcome".into(), self.outcome.as_str().into());
+        if let Some(r) = self.outcome.reason() {
+            m.insert("reason".into(), r.into());
+        }
+        m.insert("sim_time_s".into(), self.sim_time.as_secs_f64().into());
+        if with_wall_time {
+            m.insert("wall_time_s".into(), self.wall_time.as_secs_f64().into());
+        }
+        m.insert("cycles".into(), self.cycles.into());
+        m.insert("distance_m".into(), self.distance_m.into());
+        m.insert("collisions".into(), self.collisions.into());
+        for (k, v) in &self.extra {
+            m.insert(k.clone(), v.clone());
+        }
+        serde_json::Value::Object(m)
+    }
+}
+
+/// One cycle as observers see it.
+pub struct CycleView<'a> {
+    /// Run time at the start of the cycle.
+    pub now: Duration,
+    /// The period.
+    pub dt: Duration,
+    /// Cycle number, from 1.
+    pub cycle: u64,
+    /// The world after it advanced.
+    pub world: &'a dyn World,
+    /// Every vehicle's signals as sensed this cycle.
+    pub signals: &'a [Signals],
+    /// Every vehicle's actuation this cycle.
+    pub actuation: &'a [Actuation],
+    /// The events of this cycle.
+    pub events: &'a [Event],
+    /// Every vehicle's controller (if it has one).
+    pub controllers: &'a [Option<Box<dyn Controller>>],
+}
+
+/// Something that watches the run: the run log, the dashboard, a progress bar.
+pub trait Observer {
+    /// Before the first cycle (vehicles have sensed once).
+    fn on_start(&mut self, _world: &dyn World, _config: &RunConfig) {}
+    /// After every cycle.
+    fn on_cycle(&mut self, view: &CycleView<'_>);
+    /// After the run, once vehicles are stopped.
+    fn on_end(&mut self, _world: &dyn World, _report: &RunReport) {}
+}
+
+/// Runs a world with its controllers.
+pub struct Runner {
+    world: Box<dyn World>,
+    controllers: Vec<Option<Box<dyn Controller>>>,
+    finished: Vec<bool>,
+    observers: Vec<Box<dyn Observer>>,
+    signals: Vec<Signals>,
+    actuation: Vec<Actuation>,
+    events: Events,
+    config: RunConfig,
+    control: Arc<RunControl>,
+}
+
+impl Runner {
+    /// A runner for `world`; vehicles have no controller until one is set.
+    pub fn new(world: Box<dyn World>, config: RunConfig) -> Self {
+        let n = world.len();
+        let mut controllers = Vec::with_capacity(n);
+        controllers.resize_with(n, || None);
+        let control = RunControl::new();
+        control.set_speed(config.speed);
+        control.speed_changed.store(false, Ordering::SeqCst);
+        Self {
+            world,
+            controllers,
+            finished: vec![false; n],
+            observers: Vec::new(),
+            signals: vec![Signals::new(); n],
+            actuation: vec![Actuation::default(); n],
+            events: Events::new(),
+            config,
+            control,
+        }
+    }
+
+    /// Give vehicle `i` a controller.
+    pub fn set_controller(&mut self, i: usize, c: Box<dyn Controller>) {
+        if let Some(slot) = self.controllers.get_mut(i) {
+            *slot = Some(c);
+        }
+    }
+
+    /// Add an observer.
+    pub fn add_observer(&mut self, o: Box<dyn Observer>) {
+        self.observers.push(o);
+    }
+
+    /// The control block, to share with a Ctrl-C handler or a dashboard.
+    pub fn control(&self) -> Arc<RunControl> {
+        self.control.clone()
+    }
+
+    /// The world.
+    pub fn world(&self) -> &dyn World {
+        &*self.world
+    }
+
+    /// Vehicle `i`'s signals.
+    pub fn signals(&self, i: usize) -> Option<&Signals> {
+        self.signals.get(i)
+    }
+
+    /// Run until the run ends; returns what happened.
+    pub fn run(&mut self) -> RunReport {
+        let wall_start = Instant::now();
+        let period = self.config.period.max(Duration::from_micros(1));
+        let mut clock: Box<dyn Clock> = if self.config.realtime {
+            Box::new(WallClock::with_speed(self.config.speed))
+        } else {
+            Box::new(SimClock::new())
+        };
+        let mut now = Duration::ZERO;
+        let mut cycle: u64 = 0;
+        let n = self.world.len();
+
+        // First sensing, then controllers start.
+        let mut outcome = None;
+        for i in 0..n {
+            self.events.set_robot(i);
+            if let Some(v) = self.world.vehicle_mut(i) {
+                v.sense(now, &mut self.signals[i], &mut self.events);
+            }
+        }
+        for i in 0..n {
+            let (Some(c), Some(v)) = (self.controllers[i].as_mut(), self.world.vehicle(i)) else {
+                continue;
+            };
+            if let Err(e) = c.start(v.info(), &self.signals[i]) {
+                outcome = Some(RunOutcome::Failed(format!(
+                    "{} ({}): {e}",
+                    c.name(),
+                    v.info().name
+                )));
+            }
+        }
+        for o in &mut self.observers {
+            o.on_start(&*self.world, &self.config);
+        }
+        let mut estop_was = false;
+
+        while outcome.is_none() {
+            if self.control.stop_requested() {
+                outcome = Some(RunOutcome::Interrupted);
+                break;
+            }
+            if let Some(until) = self.config.until {
+                if now >= until {
+                    outcome = Some(RunOutcome::TimeLimit);
+                    break;
+                }
+            }
+            if self.control.is_paused() && !self.control.take_step() {
+                std::thread::sleep(Duration::from_millis(10));
+                continue;
+            }
+            if self.control.speed_changed.swap(false, Ordering::SeqCst) {
+                clock.set_speed(self.control.speed());
+            }
+            cycle += 1;
+            self.events.clear();
+
+            // 1. sense
+            for i in 0..n {
+                self.signals[i].begin_cycle();
+                self.events.set_robot(i);
+                if let Some(v) = self.world.vehicle_mut(i) {
+                    v.sense(now, &mut self.signals[i], &mut self.events);
+                    if let Err(e) = v.health() {
+                        outcome = Some(RunOutcome::Failed(e.to_string()));
+                    }
+                }
+            }
+
+            // 2. controllers
+            let mut all_finished = true;
+            let mut any_controller = false;
+            for i in 0..n {
+                self.actuation[i].clear();
+                let Some(c) = self.controllers[i].as_mut() else {
+                    continue;
+                };
+                any_controller = true;
+                if self.finished[i] {
+                    continue;
+                }
+                let Some(v) = self.world.vehicle(i) else {
+                    continue;
+                };
+                self.events.set_robot(i);
+                let mut cyc = Cycle {
+                    now,
+                    dt: period,
+                    cycle,
+                    robot: i,
+                    vehicle: v.info(),
+                    signals: &self.signals[i],
+                    actuation: &mut self.actuation[i],
+                    events: &mut self.events,
+                };
+                match c.step(&mut cyc) {
+                    Ok(Status::Running) => all_finished = false,
+                    Ok(Status::Finished) => {
+                        self.finished[i] = true;
+                        self.events.push(
+                            now,
+                            "controller",
+                            serde_json::json!({"controller": c.name(), "status": "finished"}),
+                        );
+                    }
+                    Ok(Status::Aborted(why)) => {
+                        self.events.push(now, "controller", serde_json::json!({"controller": c.name(), "status": "aborted", "reason": why}));
+                        outcome = Some(RunOutcome::Aborted(format!(
+                            "{} ({}): {why}",
+                            c.name(),
+                            v.info().name
+                        )));
+                    }
+                    Err(e) => {
+                        self.events.push(now, "controller", serde_json::json!({"controller": c.name(), "status": "failed", "reason": e.0}));
+                        outcome = Some(RunOutcome::Failed(format!(
+                            "{} ({}): {e}",
+                            c.name(),
+                            v.info().name
+                        )));
+                    }
+                }
+            }
+
+            // estop overrides every controller, within this cycle
+            let estop = self.control.estop();
+            if estop != estop_was {
+                for i in 0..n {
+                    self.events
+                        .push_for(i, now, "estop", serde_json::json!({"engaged": estop}));
+                }
+                estop_was = estop;
+            }
+            if estop {
+                for a in &mut self.actuation {
+                    a.drive = Some(Drive::Estop);
+                }
+            }
+
+            // 3. act
+            for i in 0..n {
+                self.events.set_robot(i);
+                if let Some(v) = self.world.vehicle_mut(i) {
+                    v.act(now, &self.actuation[i], &mut self.events);
+                }
+            }
+
+            // 4. advance
+            self.world.advance(now, period, &mut self.events);
+
+            // 5. observe
+            let view = CycleView {
+                now,
+                dt: period,
+                cycle,
+                world: &*self.world,
+                signals: &self.signals,
+                actuation: &self.actuation,
+                events: self.events.as_slice(),
+                controllers: &self.controllers,
+            };
+            for o in &mut self.observers {
+                o.on_cycle(&view);
+            }
+
+            // 6. time
+            now += period;
+            clock.wait_until(now);
+
+            if outcome.is_none() && any_controller && all_finished {
+                outcome = Some(RunOutcome::Finished);
+            }
+        }
+
+        // Leave every vehicle stopped.
+        self.events.clear();
+        for i in 0..n {
+            self.events.set_robot(i);
+            if let Some(v) = self.world.vehicle_mut(i) {
+                v.stop(now, &mut self.events);
+            }
+        }
+        for c in self.controllers.iter_mut().flatten() {
+            c.finish();
+        }
+        let mut report = RunReport {
+            outcome: outcome.unwrap_or(RunOutcome::Interrupted),
+            cycles: cycle,
+            sim_time: now,
+            wall_time: wall_start.elapsed(),
+            distance_m: 0.0,
+            collisions: 0,
+            extra: serde_json::Map::new(),
+        };
+        for i in 0..n {
+            if let Some(v) = self.world.vehicle(i) {
+                report.distance_m += v.odometer();
+                report.collisions += v.collisions();
+                v.summary(&mut report.extra);
+            }
+        }
+        self.world.summary(&mut report.extra);
+        for c in self.controllers.iter().flatten() {
+            c.summary(&mut report.extra);
+        }
+        for o in &mut self.observers {
+            o.on_end(&*self.world, &report);
+        }
+        report
+    }
+}

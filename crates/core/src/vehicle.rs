@@ -1,0 +1,102 @@
+//! The `Vehicle` and `World` traits: what the cycle runner needs from robots.
+//!
+//! A [`Vehicle`] is one robot seen from its controller: it writes its percepts into
+//! signals and takes actuation. A [`World`] holds one or more vehicles and advances them
+//! together (a simulated world steps its physics; a world of real robots just lets time
+//! pass). Vehicles never depend on controllers: they meet only here.
+
+use crate::actuation::Actuation;
+use crate::event::Events;
+use crate::geometry::Pose3;
+use crate::signals::Signals;
+use serde::Serialize;
+use std::time::Duration;
+
+/// What kind of vehicle.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum VehicleKind {
+    /// A wheeled ground robot (Pioneer-class).
+    Ground,
+    /// An autonomous underwater vehicle.
+    Auv,
+}
+
+/// A vehicle's identity.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct VehicleInfo {
+    /// Robot name, unique in its world (`robot1`, `tethys`).
+    pub name: String,
+    /// Kind.
+    pub kind: VehicleKind,
+    /// Model (`p3dx`, `lrauv`).
+    pub model: String,
+}
+
+/// A vehicle failed (a link dropped, a device fault).
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[error("vehicle {vehicle}: {message}")]
+pub struct VehicleError {
+    /// Robot name.
+    pub vehicle: String,
+    /// What went wrong.
+    pub message: String,
+}
+
+/// One robot, as its controller sees it.
+pub trait Vehicle {
+    /// Who it is.
+    fn info(&self) -> &VehicleInfo;
+    /// Write the current percepts into `signals` (step 1 of a cycle).
+    fn sense(&mut self, now: Duration, signals: &mut Signals, events: &mut Events);
+    /// Take this cycle's actuation (step 3).
+    fn act(&mut self, now: Duration, actuation: &Actuation, events: &mut Events);
+    /// Stop at once and stay stopped (end of run, controller failure, estop).
+    fn stop(&mut self, now: Duration, events: &mut Events);
+    /// The best knowledge of the true pose (ground truth in simulation), for logs and views.
+    fn pose(&self) -> Pose3;
+    /// Distance travelled so far (m).
+    fn odometer(&self) -> f64 {
+        0.0
+    }
+    /// Collisions so far.
+    fn collisions(&self) -> u64 {
+        0
+    }
+    /// `Err` when the vehicle can no longer be driven (link lost for good).
+    fn health(&self) -> Result<(), VehicleError> {
+        Ok(())
+    }
+    /// Add vehicle-specific keys to the run summary (`max_depth_m`, ...).
+    fn summary(&self, _out: &mut serde_json::Map<String, serde_json::Value>) {}
+    /// The vehicle's state for views that draw it (sensor rays, gripper, ...).
+    fn view(&self) -> serde_json::Value {
+        serde_json::Value::Null
+    }
+}
+
+/// A set of vehicles that share time and space.
+pub trait World {
+    /// How many vehicles.
+    fn len(&self) -> usize;
+    /// `true` if there are none.
+    fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+    /// Vehicle `i`.
+    fn vehicle(&self, i: usize) -> Option<&dyn Vehicle>;
+    /// Vehicle `i`, mutably.
+    fn vehicle_mut(&mut self, i: usize) -> Option<&mut dyn Vehicle>;
+    /// Let `dt` pass (step 4 of a cycle): physics and sensors in simulation.
+    fn advance(&mut self, now: Duration, dt: Duration, events: &mut Events);
+    /// The static world (map, walls, coastline) as JSON, logged once per run.
+    fn describe(&self) -> serde_json::Value {
+        serde_json::Value::Null
+    }
+    /// The moving objects that are not vehicles (balls, cans) as JSON.
+    fn objects(&self) -> serde_json::Value {
+        serde_json::Value::Null
+    }
+    /// Add world-specific keys to the run summary.
+    fn summary(&self, _out: &mut serde_json::Map<String, serde_json::Value>) {}
+}
