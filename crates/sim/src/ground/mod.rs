@@ -1,0 +1,11 @@
+//! The simulated ground robot (a Pioneer 3-DX) and the world it drives in.
+
+pub mod battery;
+pub mod gripper;
+pub mod motion;
+pub mod params;
+pub mod robot;
+pub mod world;
+
+pub use robot::GroundRobot;
+pub use world::{GroundWorld, Object};

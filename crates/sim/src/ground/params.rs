@@ -1,0 +1,58 @@
+//! The Pioneer 3-DX's numbers: body, motion limits, sonar ring, laser, gripper.
+//!
+//! From ARIA's parameter file for the P3-DX and the P2OS firmware defaults (see
+//! `shared/reference/pioneer-and-maps.md`).
+
+/// Radius used for collision checks (m).
+pub const RADIUS: f64 = 0.250;
+/// From the centre of rotation to the front (m).
+pub const LENGTH_FRONT: f64 = 0.210;
+/// From the centre of rotation to the rear (m).
+pub const LENGTH_REAR: f64 = 0.301;
+/// Width (m).
+pub const WIDTH: f64 = 0.425;
+/// Distance between the wheels (m).
+pub const TRACK: f64 = 0.330;
+/// Absolute maximum translational velocity, firmware (m/s).
+pub const ABS_MAX_VELOCITY: f64 = 2.2;
+/// Absolute maximum rotational velocity, firmware (deg/s).
+pub const ABS_MAX_ROT_VELOCITY_DEG: f64 = 500.0;
+/// Usual operating translational velocity limit (m/s).
+pub const MAX_VELOCITY: f64 = 1.2;
+/// Usual operating rotational velocity limit (deg/s).
+pub const MAX_ROT_VELOCITY_DEG: f64 = 300.0;
+/// Translational acceleration and deceleration, firmware default (m/s²).
+pub const TRANS_ACCEL: f64 = 0.3;
+/// Rotational acceleration and deceleration, firmware default (deg/s²).
+pub const ROT_ACCEL_DEG: f64 = 100.0;
+/// Encoder ticks per millimetre of wheel travel.
+pub const TICKS_PER_MM: f64 = 128.0;
+/// Number of sonars.
+pub const SONARS: usize = 16;
+/// Sonar transducers: x, y (mm, x forward, y left) and heading (deg).
+pub const SONAR_RING: [(f64, f64, f64); SONARS] = [
+    (69.0, 136.0, 90.0),
+    (114.0, 119.0, 50.0),
+    (148.0, 78.0, 30.0),
+    (166.0, 27.0, 10.0),
+    (166.0, -27.0, -10.0),
+    (148.0, -78.0, -30.0),
+    (114.0, -119.0, -50.0),
+    (69.0, -136.0, -90.0),
+    (-157.0, -136.0, -90.0),
+    (-203.0, -119.0, -130.0),
+    (-237.0, -78.0, -150.0),
+    (-255.0, -27.0, -170.0),
+    (-255.0, 27.0, 170.0),
+    (-237.0, 78.0, 150.0),
+    (-203.0, 119.0, 130.0),
+    (-157.0, 136.0, 90.0),
+];
+/// Laser beams: from -90° at 1° per beam.
+pub const LASER_BEAMS: usize = 180;
+/// Angle of the first laser beam (deg).
+pub const LASER_FIRST_DEG: f64 = -90.0;
+/// The laser sits this far ahead of the centre (m).
+pub const LASER_X: f64 = 0.018;
+/// Bumper segments per bumper ring.
+pub const BUMPER_SEGMENTS: usize = 5;

@@ -1,0 +1,463 @@
+//! One simulated Pioneer 3-DX: its state, and what it senses into its signals.
+//!
+//! Signals (units in brackets):
+//!
+//! | signal | meaning |
+//! | --- | --- |
+//! | `pose.x`, `pose.y` [m], `pose.yaw` [rad] | odometry pose (starts at the start pose; exact without noise) |
+//! | `truth.x`, `truth.y` [m], `truth.yaw` [rad] | true pose (simulation only) |
+//! | `velocity.linear` [m/s], `velocity.angular` [rad/s] | actual body velocities |
+//! | `wheel.left`, `wheel.right` [m/s] | wheel velocities |
+//! | `encoder.left`, `encoder.right` [count] | wheel encoder ticks (128 per mm) |
+//! | `stall.left`, `stall.right` [bool] | wheel stalled against an obstacle |
+//! | `bumper.front`, `bumper.rear` [count] | bumper segments pressed, bits 0-4 (front: left end to right end; rear: left end to right end going round the back) |
+//! | `motors.enabled`, `estop` [bool] | motor power; estop latched |
+//! | `sonar.0` .. `sonar.15` [m] | sonar ranges, 5 m when nothing is in range |
+//! | `laser.0` .. `laser.179` [m] | laser ranges, beam i at -90 + i degrees |
+//! | `gripper.state` [count] | the GRIPPERpac state byte (P2OS manual Table 10) |
+//! | `gripper.paddles`, `gripper.lift` [fraction] | 0 open / down .. 1 closed / up |
+//! | `gripper.holding` [bool] | an object is held |
+//! | `digin`, `digout` [count] | digital inputs and outputs (bytes) |
+//! | `analog.port` [count], `analog.value` [count] | selected analog port (ADSEL) and its 10-bit value |
+//! | `compass.heading` [deg] | compass heading, clockwise from north (+y) |
+//! | `compass.pitch`, `compass.roll` [deg], `compass.temperature` [degC] | TCM2 readings |
+//! | `battery.voltage` [V], `battery.charge` [%] | battery |
+//! | `ball.seen` [bool], `ball.distance` [m], `ball.bearing` [deg], `ball.x`, `ball.y` [m], `ball.time_since_seen` [s] | nearest ball in the camera's view |
+//! | `can.seen`, `can.distance`, `can.bearing`, `can.x`, `can.y`, `can.time_since_seen` | the same for cans |
+//! | `landmark.<name>.distance` [m], `landmark.<name>.bearing` [deg] | every landmark of the world |
+
+use super::battery::Battery;
+use super::gripper::Gripper;
+use super::motion::Motion;
+use super::params;
+use crate::spec::RobotSpec;
+use rand_chacha::ChaCha8Rng;
+use skipper_core::geometry::{wrap_deg, wrap_deg_360};
+use skipper_core::units::{self, Unit};
+use skipper_core::{
+    Actuation, Events, Pose2, Pose3, SignalId, Signals, Vehicle, VehicleInfo, VehicleKind,
+};
+use std::time::Duration;
+
+/// What the camera sees of an object kind.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct Percept {
+    /// seen this cycle
+    pub seen: bool,
+    /// distance (m)
+    pub distance: f64,
+    /// bearing (deg, left positive)
+    pub bearing: f64,
+    /// world position (m)
+    pub x: f64,
+    /// world position (m)
+    pub y: f64,
+    /// when last seen
+    pub last_seen: Option<Duration>,
+}
+
+struct PerceptIds {
+    seen: SignalId,
+    distance: SignalId,
+    bearing: SignalId,
+    x: SignalId,
+    y: SignalId,
+    since: SignalId,
+}
+
+impl PerceptIds {
+    fn declare(s: &mut Signals, prefix: &str) -> Self {
+        let d = |s: &mut Signals, n: &str, u| s.declare(&format!("{prefix}.{n}"), Some(u));
+        Self {
+            seen: d(s, "seen", &units::BOOL),
+            distance: d(s, "distance", &units::METER),
+            bearing: d(s, "bearing", &units::DEGREE),
+            x: d(s, "x", &units::METER),
+            y: d(s, "y", &units::METER),
+            since: d(s, "time_since_seen", &units::SECOND),
+        }
+    }
+    fn write(&self, s: &mut Signals, p: &Percept, now: Duration) {
+        s.set_bool(self.seen, p.seen, now);
+        if p.seen {
+            s.set_f64(self.distance, p.distance, now);
+            s.set_f64(self.bearing, p.bearing, now);
+            s.set_f64(self.x, p.x, now);
+            s.set_f64(self.y, p.y, now);
+        }
+        match p.last_seen {
+            Some(t) => s.set_f64(self.since, now.saturating_sub(t).as_secs_f64(), now),
+            None => s.invalidate(self.since, now),
+        }
+    }
+}
+
+struct Ids {
+    pose: [SignalId; 3],
+    truth: [SignalId; 3],
+    vel: [SignalId; 2],
+    wheel: [SignalId; 2],
+    encoder: [SignalId; 2],
+    stall: [SignalId; 2],
+    bumper: [SignalId; 2],
+    motors: SignalId,
+    estop: SignalId,
+    sonar: [SignalId; params::SONARS],
+    laser: Vec<SignalId>,
+    gripper: [SignalId; 4],
+    digin: SignalId,
+    digout: SignalId,
+    analog: [SignalId; 2],
+    compass: [SignalId; 4],
+    battery: [SignalId; 2],
+    ball: PerceptIds,
+    can: PerceptIds,
+    landmarks: Vec<[SignalId; 2]>,
+}
+
+impl Ids {
+    fn declare(s: &mut Signals, laser: bool, landmarks: &[String]) -> Self {
+        let m = Some(&units::METER);
+        let d = |s: &mut Signals, n: &str, u: &'static Unit| s.declare(n, Some(u));
+        Ids {
+            pose: [
+                s.declare("pose.x", m),
+                s.declare("pose.y", m),
+                d(s, "pose.yaw", &units::RADIAN),
+            ],
+            truth: [
+                s.declare("truth.x", m),
+                s.declare("truth.y", m),
+                d(s, "truth.yaw", &units::RADIAN),
+            ],
+            vel: [
+                d(s, "velocity.linear", &units::METER_PER_SECOND),
+                d(s, "velocity.angular", &units::RADIAN_PER_SECOND),
+            ],
+            wheel: [
+                d(s, "wheel.left", &units::METER_PER_SECOND),
+                d(s, "wheel.right", &units::METER_PER_SECOND),
+            ],
+            encoder: [
+                d(s, "encoder.left", &units::COUNT),
+                d(s, "encoder.right", &units::COUNT),
+            ],
+            stall: [
+                d(s, "stall.left", &units::BOOL),
+                d(s, "stall.right", &units::BOOL),
+            ],
+            bumper: [
+                d(s, "bumper.front", &units::COUNT),
+                d(s, "bumper.rear", &units::COUNT),
+            ],
+            motors: d(s, "motors.enabled", &units::BOOL),
+            estop: d(s, "estop", &units::BOOL),
+            sonar: std::array::from_fn(|k| s.declare(&format!("sonar.{k}"), m)),
+            laser: if laser {
+                (0..params::LASER_BEAMS)
+                    .map(|k| s.declare(&format!("laser.{k}"), m))
+                    .collect()
+            } else {
+                Vec::new()
+            },
+            gripper: [
+                d(s, "gripper.state", &units::COUNT),
+                d(s, "gripper.paddles", &units::NONE),
+                d(s, "gripper.lift", &units::NONE),
+                d(s, "gripper.holding", &units::BOOL),
+            ],
+            digin: d(s, "digin", &units::COUNT),
+            digout: d(s, "digout", &units::COUNT),
+            analog: [
+                d(s, "analog.port", &units::COUNT),
+                d(s, "analog.value", &units::COUNT),
+            ],
+            compass: [
+                d(s, "compass.heading", &units::DEGREE),
+                d(s, "compass.pitch", &units::DEGREE),
+                d(s, "compass.roll", &units::DEGREE),
+                d(s, "compass.temperature", &units::CELSIUS),
+            ],
+            battery: [
+                d(s, "battery.voltage", &units::VOLT),
+                d(s, "battery.charge", &units::PERCENT),
+            ],
+            ball: PerceptIds::declare(s, "ball"),
+            can: PerceptIds::declare(s, "can"),
+            landmarks: landmarks
+                .iter()
+                .map(|n| {
+                    [
+                        s.declare(&format!("landmark.{n}.distance"), m),
+                        d(s, &format!("landmark.{n}.bearing"), &units::DEGREE),
+                    ]
+                })
+                .collect(),
+        }
+    }
+}
+
+/// A simulated Pioneer 3-DX.
+pub struct GroundRobot {
+    pub(crate) info: VehicleInfo,
+    pub(crate) spec: RobotSpec,
+    pub(crate) truth: Pose2,
+    pub(crate) odom: Pose2,
+    pub(crate) motion: Motion,
+    pub(crate) gripper: Gripper,
+    pub(crate) battery: Battery,
+    pub(crate) digout: u8,
+    pub(crate) analog_port: u8,
+    pub(crate) sonar_enabled: bool,
+    pub(crate) bump_stall: u8,
+    pub(crate) stalled: bool,
+    pub(crate) bumpers: [u8; 2],
+    pub(crate) in_contact: bool,
+    pub(crate) wheels: (f64, f64),
+    pub(crate) encoders_mm: (f64, f64),
+    pub(crate) sonar: [f64; params::SONARS],
+    pub(crate) laser: Box<[f64; params::LASER_BEAMS]>,
+    pub(crate) beams_blocked: (bool, bool),
+    pub(crate) ball: Percept,
+    pub(crate) can: Percept,
+    pub(crate) landmarks: Vec<(f64, f64)>,
+    pub(crate) landmark_names: Vec<String>,
+    pub(crate) odometer: f64,
+    pub(crate) collisions: u64,
+    pub(crate) temperature: f64,
+    pub(crate) rng: ChaCha8Rng,
+    ids: Option<Ids>,
+}
+
+impl GroundRobot {
+    pub(crate) fn new(
+        spec: RobotSpec,
+        rng: ChaCha8Rng,
+        landmark_names: Vec<String>,
+        temperature: f64,
+    ) -> Self {
+        let n = landmark_names.len();
+        Self {
+            info: VehicleInfo {
+                name: spec.name.clone(),
+                kind: VehicleKind::Ground,
+                model: spec.model.clone(),
+            },
+            truth: spec.pose,
+            odom: spec.pose,
+            motion: Motion::default(),
+            gripper: Gripper::default(),
+            battery: Battery::new(spec.battery),
+            digout: 0,
+            analog_port: 5,
+            sonar_enabled: true,
+            bump_stall: 0,
+            stalled: false,
+            bumpers: [0, 0],
+            in_contact: false,
+            wheels: (0.0, 0.0),
+            encoders_mm: (0.0, 0.0),
+            sonar: [0.0; params::SONARS],
+            laser: Box::new([0.0; params::LASER_BEAMS]),
+            beams_blocked: (false, false),
+            ball: Percept::default(),
+            can: Percept::default(),
+            landmarks: vec![(0.0, 0.0); n],
+            landmark_names,
+            odometer: 0.0,
+            collisions: 0,
+            temperature,
+            rng,
+            spec,
+            ids: None,
+        }
+    }
+
+    /// The true pose.
+    pub fn true_pose(&self) -> Pose2 {
+        self.truth
+    }
+    /// The odometry pose.
+    pub fn odometry(&self) -> Pose2 {
+        self.odom
+    }
+    /// Sonar ranges (m).
+    pub fn sonar(&self) -> &[f64; params::SONARS] {
+        &self.sonar
+    }
+    /// Laser ranges (m).
+    pub fn laser(&self) -> &[f64; params::LASER_BEAMS] {
+        &self.laser
+    }
+    /// The gripper state byte (Table 10).
+    pub fn gripper_state(&self) -> u8 {
+        self.gripper
+            .state_byte(self.beams_blocked.0, self.beams_blocked.1)
+    }
+    /// The gripper.
+    pub fn gripper(&self) -> &Gripper {
+        &self.gripper
+    }
+    /// Stalled against an obstacle.
+    pub fn stalled(&self) -> bool {
+        self.stalled
+    }
+    /// Front and rear bumper bits.
+    pub fn bumpers(&self) -> [u8; 2] {
+        self.bumpers
+    }
+    /// Actual forward and angular velocity.
+    pub fn velocity(&self) -> (f64, f64) {
+        (self.motion.v, self.motion.w)
+    }
+    /// The robot's options from the world file.
+    pub fn spec(&self) -> &RobotSpec {
+        &self.spec
+    }
+}
+
+impl Vehicle for GroundRobot {
+    fn info(&self) -> &VehicleInfo {
+        &self.info
+    }
+
+    fn sense(&mut self, now: Duration, s: &mut Signals, _events: &mut Events) {
+        if self.ids.is_none() {
+            self.ids = Some(Ids::declare(s, self.spec.laser, &self.landmark_names));
+        }
+        let Some(ids) = &self.ids else { return };
+        let (p, t) = (self.odom, self.truth);
+        for (id, v) in ids.pose.iter().zip([p.x, p.y, p.yaw]) {
+            s.set_f64(*id, v, now);
+        }
+        for (id, v) in ids.truth.iter().zip([t.x, t.y, t.yaw]) {
+            s.set_f64(*id, v, now);
+        }
+        s.set_f64(ids.vel[0], self.motion.v, now);
+        s.set_f64(ids.vel[1], self.motion.w, now);
+        s.set_f64(ids.wheel[0], self.wheels.0, now);
+        s.set_f64(ids.wheel[1], self.wheels.1, now);
+        s.set_i64(
+            ids.encoder[0],
+            (self.encoders_mm.0 * params::TICKS_PER_MM) as i64,
+            now,
+        );
+        s.set_i64(
+            ids.encoder[1],
+            (self.encoders_mm.1 * params::TICKS_PER_MM) as i64,
+            now,
+        );
+        s.set_bool(ids.stall[0], self.stalled, now);
+        s.set_bool(ids.stall[1], self.stalled, now);
+        s.set_i64(ids.bumper[0], i64::from(self.bumpers[0]), now);
+        s.set_i64(ids.bumper[1], i64::from(self.bumpers[1]), now);
+        s.set_bool(ids.motors, self.motion.enabled, now);
+        s.set_bool(ids.estop, self.motion.estopped, now);
+        if self.sonar_enabled {
+            for (id, r) in ids.sonar.iter().zip(self.sonar.iter()) {
+                s.set_f64(*id, *r, now);
+            }
+        }
+        for (id, r) in ids.laser.iter().zip(self.laser.iter()) {
+            s.set_f64(*id, *r, now);
+        }
+        let g = &self.gripper;
+        s.set_i64(ids.gripper[0], i64::from(self.gripper_state()), now);
+        s.set_f64(ids.gripper[1], g.paddles, now);
+        s.set_f64(ids.gripper[2], g.lift, now);
+        s.set_bool(ids.gripper[3], g.held.is_some(), now);
+        s.set_i64(ids.digin, i64::from(self.spec.digin), now);
+        s.set_i64(ids.digout, i64::from(self.digout), now);
+        s.set_i64(ids.analog[0], i64::from(self.analog_port), now);
+        let av = self
+            .spec
+            .analog
+            .get(usize::from(self.analog_port))
+            .copied()
+            .unwrap_or(0);
+        s.set_i64(ids.analog[1], i64::from(av), now);
+        s.set_f64(ids.compass[0], wrap_deg_360(90.0 - t.yaw.to_degrees()), now);
+        s.set_f64(ids.compass[1], 0.0, now);
+        s.set_f64(ids.compass[2], 0.0, now);
+        s.set_f64(ids.compass[3], self.temperature, now);
+        s.set_f64(ids.battery[0], self.battery.voltage(), now);
+        s.set_f64(ids.battery[1], 100.0 * self.battery.charge(), now);
+        ids.ball.write(s, &self.ball, now);
+        ids.can.write(s, &self.can, now);
+        for (id, (dist, bearing)) in ids.landmarks.iter().zip(self.landmarks.iter()) {
+            s.set_f64(id[0], *dist, now);
+            s.set_f64(id[1], *bearing, now);
+        }
+    }
+
+    fn act(&mut self, now: Duration, a: &Actuation, events: &mut Events) {
+        if let Some(l) = &a.limits {
+            self.motion.set_limits(l);
+        }
+        if let Some(e) = a.motors_enabled {
+            self.motion.enabled = e;
+        }
+        if a.reset_odometry {
+            self.odom = Pose2::default();
+        }
+        if let Some(d) = &a.drive {
+            self.motion.command(d, self.odom.yaw);
+        }
+        if let Some(g) = a.gripper {
+            if self.spec.gripper {
+                self.gripper.command(g);
+            }
+        }
+        if let Some((mask, value)) = a.digital_out {
+            self.digout = (self.digout & !mask) | (value & mask);
+        }
+        if let Some(p) = a.analog_select {
+            if usize::from(p) < self.spec.analog.len() {
+                self.analog_port = p;
+            }
+        }
+        if let Some(on) = a.sonar_enabled {
+            self.sonar_enabled = on;
+        }
+        if let Some(b) = a.bump_stall {
+            self.bump_stall = b;
+        }
+        if let Some(text) = &a.say {
+            events.push(now, "speech", serde_json::json!({ "text": &**text }));
+        }
+    }
+
+    fn stop(&mut self, _now: Duration, _events: &mut Events) {
+        self.motion.halt();
+        self.wheels = (0.0, 0.0);
+    }
+
+    fn pose(&self) -> Pose3 {
+        self.truth.to_3d()
+    }
+
+    fn odometer(&self) -> f64 {
+        self.odometer
+    }
+
+    fn collisions(&self) -> u64 {
+        self.collisions
+    }
+
+    fn view(&self) -> serde_json::Value {
+        serde_json::json!({
+            "pose": { "x": self.truth.x, "y": self.truth.y, "yaw": self.truth.yaw },
+            "radius": params::RADIUS,
+            "sonar": self.sonar.iter().zip(params::SONAR_RING.iter()).map(|(r, (x, y, h))| [x / 1000.0, y / 1000.0, h.to_radians(), *r]).collect::<Vec<_>>(),
+            "laser": if self.spec.laser { serde_json::json!({ "x": params::LASER_X, "first": params::LASER_FIRST_DEG.to_radians(), "step": 1f64.to_radians(), "ranges": &self.laser[..] }) } else { serde_json::Value::Null },
+            "gripper": { "paddles": self.gripper.paddles, "lift": self.gripper.lift, "state": self.gripper_state() },
+            "stalled": self.stalled,
+            "bumpers": self.bumpers,
+        })
+    }
+}
+
+/// Bearing in degrees, left positive, from a pose to a point.
+pub(crate) fn bearing_deg(p: Pose2, x: f64, y: f64) -> f64 {
+    wrap_deg((y - p.y).atan2(x - p.x).to_degrees() - p.yaw.to_degrees())
+}

@@ -1,0 +1,614 @@
+//! Spatial queries for the ground world: a uniform grid over wall segments and moving
+//! circles (robots, balls, cans), ray casting through it, and circle contact tests.
+//!
+//! Rays walk the grid cell by cell (Amanatides & Woo) and stop as soon as the nearest
+//! hit lies inside the cells already visited, so a ray that hits a nearby wall tests only
+//! the few segments around it. Nothing here allocates after construction: the circle
+//! index is rebuilt in place each step.
+
+use skipper_core::Vec2;
+
+/// A wall segment.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Segment {
+    /// one end (m)
+    pub a: Vec2,
+    /// the other end (m)
+    pub b: Vec2,
+}
+
+impl Segment {
+    /// The point of the segment closest to `p`.
+    pub fn closest_point(&self, p: Vec2) -> Vec2 {
+        let e = self.b - self.a;
+        let l2 = e.norm2();
+        if l2 <= 0.0 {
+            return self.a;
+        }
+        let t = ((p - self.a).dot(e) / l2).clamp(0.0, 1.0);
+        self.a + e * t
+    }
+}
+
+/// A circle (robot body, ball, can).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Circle {
+    /// centre (m)
+    pub c: Vec2,
+    /// radius (m)
+    pub r: f64,
+}
+
+/// Distance along the ray `p + t·d` (d a unit vector) to a segment, if it hits.
+#[inline]
+pub fn ray_segment(p: Vec2, d: Vec2, s: &Segment) -> Option<f64> {
+    let e = s.b - s.a;
+    let denom = d.cross(e);
+    if denom.abs() < 1e-12 {
+        return None;
+    }
+    let ap = s.a - p;
+    let t = ap.cross(e) / denom;
+    let u = ap.cross(d) / denom;
+    if t >= 0.0 && (-1e-9..=1.0 + 1e-9).contains(&u) {
+        Some(t)
+    } else {
+        None
+    }
+}
+
+/// Distance along the ray `p + t·d` (d a unit vector) to a circle, if it hits.
+#[inline]
+pub fn ray_circle(p: Vec2, d: Vec2, c: &Circle) -> Option<f64> {
+    let m = p - c.c;
+    let b = m.dot(d);
+    let cc = m.norm2() - c.r * c.r;
+    if cc > 0.0 && b > 0.0 {
+        return None;
+    }
+    let disc = b * b - cc;
+    if disc < 0.0 {
+        return None;
+    }
+    let t = -b - disc.sqrt();
+    Some(t.max(0.0))
+}
+
+/// The cells of the grid.
+#[derive(Debug, Clone)]
+pub struct GridGeom {
+    origin: Vec2,
+    cell: f64,
+    inv_cell: f64,
+    nx: usize,
+    ny: usize,
+}
+
+impl GridGeom {
+    /// A grid of square cells of side `cell` covering [min, max].
+    pub fn new(min: Vec2, max: Vec2, cell: f64) -> Self {
+        let cell = if cell.is_finite() && cell > 0.05 {
+            cell
+        } else {
+            1.0
+        };
+        let w = (max.x - min.x).max(cell);
+        let h = (max.y - min.y).max(cell);
+        let nx = ((w / cell).ceil() as usize).clamp(1, 4096);
+        let ny = ((h / cell).ceil() as usize).clamp(1, 4096);
+        let cell = (w / nx as f64).max(h / ny as f64).max(cell);
+        Self {
+            origin: min,
+            cell,
+            inv_cell: 1.0 / cell,
+            nx,
+            ny,
+        }
+    }
+    /// Number of cells.
+    pub fn cells(&self) -> usize {
+        self.nx * self.ny
+    }
+    #[inline]
+    fn clamp_ix(&self, x: f64) -> usize {
+        let i = ((x - self.origin.x) * self.inv_cell).floor();
+        if i <= 0.0 {
+            0
+        } else {
+            (i as usize).min(self.nx - 1)
+        }
+    }
+    #[inline]
+    fn clamp_iy(&self, y: f64) -> usize {
+        let i = ((y - self.origin.y) * self.inv_cell).floor();
+        if i <= 0.0 {
+            0
+        } else {
+            (i as usize).min(self.ny - 1)
+        }
+    }
+    /// The (clamped) cell range covering a box.
+    #[inline]
+    pub fn range(&self, min: Vec2, max: Vec2) -> (usize, usize, usize, usize) {
+        (
+            self.clamp_ix(min.x),
+            self.clamp_ix(max.x),
+            self.clamp_iy(min.y),
+            self.clamp_iy(max.y),
+        )
+    }
+    fn cell_min(&self, ix: usize, iy: usize) -> Vec2 {
+        Vec2::new(
+            self.origin.x + ix as f64 * self.cell,
+            self.origin.y + iy as f64 * self.cell,
+        )
+    }
+    fn max(&self) -> Vec2 {
+        Vec2::new(
+            self.origin.x + self.nx as f64 * self.cell,
+            self.origin.y + self.ny as f64 * self.cell,
+        )
+    }
+}
+
+/// Does the segment touch the axis-aligned box [lo, hi] (grown by `pad`)?
+fn segment_touches_box(s: &Segment, lo: Vec2, hi: Vec2, pad: f64) -> bool {
+    let lo = Vec2::new(lo.x - pad, lo.y - pad);
+    let hi = Vec2::new(hi.x + pad, hi.y + pad);
+    // Liang-Barsky clip
+    let d = s.b - s.a;
+    let (mut t0, mut t1) = (0.0f64, 1.0f64);
+    for (p, q) in [
+        (-d.x, s.a.x - lo.x),
+        (d.x, hi.x - s.a.x),
+        (-d.y, s.a.y - lo.y),
+        (d.y, hi.y - s.a.y),
+    ] {
+        if p.abs() < 1e-15 {
+            if q < 0.0 {
+                return false;
+            }
+        } else {
+            let r = q / p;
+            if p < 0.0 {
+                t0 = t0.max(r);
+            } else {
+                t1 = t1.min(r);
+            }
+            if t0 > t1 {
+                return false;
+            }
+        }
+    }
+    true
+}
+
+/// Compressed cell lists: `start[c]..start[c+1]` indexes `items`.
+#[derive(Debug, Clone, Default)]
+struct CellLists {
+    start: Vec<u32>,
+    items: Vec<u32>,
+}
+
+impl CellLists {
+    #[inline]
+    fn cell(&self, c: usize) -> &[u32] {
+        match (self.start.get(c), self.start.get(c + 1)) {
+            (Some(&a), Some(&b)) => self.items.get(a as usize..b as usize).unwrap_or(&[]),
+            _ => &[],
+        }
+    }
+}
+
+/// Everything rays and bodies can meet: static segments and moving circles.
+#[derive(Debug, Clone)]
+pub struct Space {
+    geom: GridGeom,
+    segments: Vec<Segment>,
+    seg_cells: CellLists,
+    circles: Vec<Circle>,
+    /// circles taking part in sensing and contacts (a carried object does not)
+    circle_solid: Vec<bool>,
+    circ_cells: CellLists,
+    counts: Vec<u32>,
+}
+
+/// What a circle touches.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Contact {
+    /// A wall; the point of contact.
+    Wall(Vec2),
+    /// Another circle (its index); the point of contact.
+    Circle(usize, Vec2),
+}
+
+impl Space {
+    /// A space over `segments`, with `n_circles` circles, on a grid covering `min..max`.
+    pub fn new(segments: Vec<Segment>, n_circles: usize, min: Vec2, max: Vec2, cell: f64) -> Self {
+        let geom = GridGeom::new(min, max, cell);
+        let mut per_cell: Vec<Vec<u32>> = vec![Vec::new(); geom.cells()];
+        for (i, s) in segments.iter().enumerate() {
+            let lo = Vec2::new(s.a.x.min(s.b.x), s.a.y.min(s.b.y));
+            let hi = Vec2::new(s.a.x.max(s.b.x), s.a.y.max(s.b.y));
+            let (x0, x1, y0, y1) = geom.range(lo, hi);
+            for iy in y0..=y1 {
+                for ix in x0..=x1 {
+                    let cmin = geom.cell_min(ix, iy);
+                    let cmax = cmin + Vec2::new(geom.cell, geom.cell);
+                    if segment_touches_box(s, cmin, cmax, 1e-9) {
+                        per_cell[iy * geom.nx + ix].push(i as u32);
+                    }
+                }
+            }
+        }
+        let mut seg_cells = CellLists::default();
+        seg_cells.start.push(0);
+        for c in &per_cell {
+            seg_cells.items.extend_from_slice(c);
+            seg_cells.start.push(seg_cells.items.len() as u32);
+        }
+        let ncells = geom.cells();
+        Self {
+            geom,
+            segments,
+            seg_cells,
+            circles: vec![
+                Circle {
+                    c: Vec2::default(),
+                    r: 0.0
+                };
+                n_circles
+            ],
+            circle_solid: vec![true; n_circles],
+            circ_cells: CellLists {
+                start: vec![0; ncells + 1],
+                items: Vec::with_capacity(n_circles * 4),
+            },
+            counts: vec![0; ncells],
+        }
+    }
+
+    /// The wall segments.
+    pub fn segments(&self) -> &[Segment] {
+        &self.segments
+    }
+
+    /// The grid's corners.
+    pub fn bounds(&self) -> (Vec2, Vec2) {
+        (self.geom.origin, self.geom.max())
+    }
+
+    /// Set circle `i` (call [`Space::index_circles`] after moving circles).
+    #[inline]
+    pub fn set_circle(&mut self, i: usize, c: Circle, solid: bool) {
+        if let Some(slot) = self.circles.get_mut(i) {
+            *slot = c;
+        }
+        if let Some(s) = self.circle_solid.get_mut(i) {
+            *s = solid;
+        }
+    }
+
+    /// Circle `i`.
+    pub fn circle(&self, i: usize) -> Option<&Circle> {
+        self.circles.get(i)
+    }
+
+    /// Rebuild the circle index (counting sort; no allocation once warmed up).
+    pub fn index_circles(&mut self) {
+        self.index_circles_with_margin(0.0);
+    }
+
+    /// Rebuild the circle index with every circle grown by `margin`, so that circles
+    /// may move up to `margin` before the index must be rebuilt.
+    pub fn index_circles_with_margin(&mut self, margin: f64) {
+        let geom = &self.geom;
+        self.counts.iter_mut().for_each(|c| *c = 0);
+        for (i, c) in self.circles.iter().enumerate() {
+            if !self.circle_solid[i] {
+                continue;
+            }
+            let rr = c.r + margin;
+            let (x0, x1, y0, y1) = geom.range(c.c - Vec2::new(rr, rr), c.c + Vec2::new(rr, rr));
+            for iy in y0..=y1 {
+                for ix in x0..=x1 {
+                    self.counts[iy * geom.nx + ix] += 1;
+                }
+            }
+        }
+        let starts = &mut self.circ_cells.start;
+        let mut acc = 0u32;
+        for (k, n) in self.counts.iter().enumerate() {
+            starts[k] = acc;
+            acc += n;
+        }
+        starts[self.counts.len()] = acc;
+        let items = &mut self.circ_cells.items;
+        items.clear();
+        items.resize(acc as usize, 0);
+        // reuse counts as fill cursors
+        for (k, n) in self.counts.iter_mut().enumerate() {
+            *n = starts[k];
+        }
+        for (i, c) in self.circles.iter().enumerate() {
+            if !self.circle_solid[i] {
+                continue;
+            }
+            let rr = c.r + margin;
+            let (x0, x1, y0, y1) = geom.range(c.c - Vec2::new(rr, rr), c.c + Vec2::new(rr, rr));
+            for iy in y0..=y1 {
+                for ix in x0..=x1 {
+                    let k = iy * geom.nx + ix;
+                    items[self.counts[k] as usize] = i as u32;
+                    self.counts[k] += 1;
+                }
+            }
+        }
+    }
+
+    /// Distance from `p` along the unit vector `d` to the nearest wall or solid circle
+    /// (other than circle `skip`), up to `max`. Returns `max` when nothing is hit.
+    pub fn raycast(&self, p: Vec2, d: Vec2, max: f64, skip: usize, with_circles: bool) -> f64 {
+        let g = &self.geom;
+        let gmax = g.max();
+        // clip the ray to the grid box
+        let mut t_enter = 0.0f64;
+        let mut t_leave = max;
+        for (o, dd, lo, hi) in [
+            (p.x, d.x, g.origin.x, gmax.x),
+            (p.y, d.y, g.origin.y, gmax.y),
+        ] {
+            if dd.abs() < 1e-15 {
+                if o < lo || o > hi {
+                    return max;
+                }
+            } else {
+                let (a, b) = ((lo - o) / dd, (hi - o) / dd);
+                let (a, b) = if a < b { (a, b) } else { (b, a) };
+                t_enter = t_enter.max(a);
+                t_leave = t_leave.min(b);
+            }
+        }
+        if t_enter > t_leave {
+            return max;
+        }
+        let start = p + d * t_enter;
+        let mut ix = g.clamp_ix(start.x);
+        let mut iy = g.clamp_iy(start.y);
+        let step_x: isize = if d.x > 0.0 { 1 } else { -1 };
+        let step_y: isize = if d.y > 0.0 { 1 } else { -1 };
+        let next_bx =
+            |ix: usize| g.origin.x + (ix as f64 + if d.x > 0.0 { 1.0 } else { 0.0 }) * g.cell;
+        let next_by =
+            |iy: usize| g.origin.y + (iy as f64 + if d.y > 0.0 { 1.0 } else { 0.0 }) * g.cell;
+        let mut t_max_x = if d.x.abs() < 1e-15 {
+            f64::INFINITY
+        } else {
+            (next_bx(ix) - p.x) / d.x
+        };
+        let mut t_max_y = if d.y.abs() < 1e-15 {
+            f64::INFINITY
+        } else {
+            (next_by(iy) - p.y) / d.y
+        };
+        let t_dx = if d.x.abs() < 1e-15 {
+            f64::INFINITY
+        } else {
+            g.cell / d.x.abs()
+        };
+        let t_dy = if d.y.abs() < 1e-15 {
+            f64::INFINITY
+        } else {
+            g.cell / d.y.abs()
+        };
+        let mut best = max;
+        loop {
+            let k = iy * g.nx + ix;
+            for &si in self.seg_cells.cell(k) {
+                if let Some(s) = self.segments.get(si as usize) {
+                    if let Some(t) = ray_segment(p, d, s) {
+                        if t < best {
+                            best = t;
+                        }
+                    }
+                }
+            }
+            if with_circles {
+                for &ci in self.circ_cells.cell(k) {
+                    let ci = ci as usize;
+                    if ci == skip {
+                        continue;
+                    }
+                    if let Some(c) = self.circles.get(ci) {
+                        if let Some(t) = ray_circle(p, d, c) {
+                            if t < best {
+                                best = t;
+                            }
+                        }
+                    }
+                }
+            }
+            let t_exit = t_max_x.min(t_max_y);
+            if best <= t_exit || t_exit >= t_leave {
+                break;
+            }
+            if t_max_x < t_max_y {
+                let nx = ix as isize + step_x;
+                if nx < 0 || nx >= g.nx as isize {
+                    break;
+                }
+                ix = nx as usize;
+                t_max_x += t_dx;
+            } else {
+                let ny = iy as isize + step_y;
+                if ny < 0 || ny >= g.ny as isize {
+                    break;
+                }
+                iy = ny as usize;
+                t_max_y += t_dy;
+            }
+        }
+        best
+    }
+
+    /// The deepest contact of a circle at `c` with radius `r`: walls, and solid circles
+    /// other than `skip` whose index passes `filter`. Returns the contact and the overlap.
+    pub fn contact(
+        &self,
+        c: Vec2,
+        r: f64,
+        skip: usize,
+        filter: impl Fn(usize) -> bool,
+    ) -> Option<(Contact, f64)> {
+        let g = &self.geom;
+        let (x0, x1, y0, y1) = g.range(c - Vec2::new(r, r), c + Vec2::new(r, r));
+        let mut best: Option<(Contact, f64)> = None;
+        for iy in y0..=y1 {
+            for ix in x0..=x1 {
+                let k = iy * g.nx + ix;
+                for &si in self.seg_cells.cell(k) {
+                    if let Some(s) = self.segments.get(si as usize) {
+                        let q = s.closest_point(c);
+                        let depth = r - q.dist(c);
+                        if depth > 0.0 && best.is_none_or(|(_, d)| depth > d) {
+                            best = Some((Contact::Wall(q), depth));
+                        }
+                    }
+                }
+                for &ci in self.circ_cells.cell(k) {
+                    let ci = ci as usize;
+                    if ci == skip || !filter(ci) {
+                        continue;
+                    }
+                    if let Some(o) = self.circles.get(ci) {
+                        let dist = o.c.dist(c);
+                        let depth = r + o.r - dist;
+                        if depth > 0.0 && best.is_none_or(|(_, d)| depth > d) {
+                            let dir = if dist > 1e-12 {
+                                (o.c - c) * (1.0 / dist)
+                            } else {
+                                Vec2::new(1.0, 0.0)
+                            };
+                            best = Some((Contact::Circle(ci, c + dir * r), depth));
+                        }
+                    }
+                }
+            }
+        }
+        best
+    }
+
+    /// Is the straight line from `a` to `b` free of walls?
+    pub fn line_of_sight(&self, a: Vec2, b: Vec2) -> bool {
+        let d = b - a;
+        let len = d.norm();
+        if len < 1e-9 {
+            return true;
+        }
+        self.raycast(a, d * (1.0 / len), len, usize::MAX, false) >= len - 1e-9
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn square_room(half: f64) -> Vec<Segment> {
+        let c = [
+            Vec2::new(-half, -half),
+            Vec2::new(half, -half),
+            Vec2::new(half, half),
+            Vec2::new(-half, half),
+        ];
+        (0..4)
+            .map(|i| Segment {
+                a: c[i],
+                b: c[(i + 1) % 4],
+            })
+            .collect()
+    }
+
+    #[test]
+    fn rays_hit_walls_at_the_right_distance() {
+        let s = Space::new(
+            square_room(5.0),
+            0,
+            Vec2::new(-6.0, -6.0),
+            Vec2::new(6.0, 6.0),
+            1.0,
+        );
+        let p = Vec2::new(1.0, 2.0);
+        assert!((s.raycast(p, Vec2::new(1.0, 0.0), 20.0, 0, true) - 4.0).abs() < 1e-9);
+        assert!((s.raycast(p, Vec2::new(-1.0, 0.0), 20.0, 0, true) - 6.0).abs() < 1e-9);
+        assert!((s.raycast(p, Vec2::new(0.0, 1.0), 20.0, 0, true) - 3.0).abs() < 1e-9);
+        let diag = Vec2::from_angle(std::f64::consts::FRAC_PI_4);
+        assert!((s.raycast(Vec2::default(), diag, 20.0, 0, true) - 5.0 * 2f64.sqrt()).abs() < 1e-9);
+        // capped at max
+        assert_eq!(s.raycast(p, Vec2::new(1.0, 0.0), 2.5, 0, true), 2.5);
+    }
+
+    #[test]
+    fn rays_see_circles_but_not_the_skipped_one() {
+        let mut s = Space::new(
+            square_room(5.0),
+            2,
+            Vec2::new(-6.0, -6.0),
+            Vec2::new(6.0, 6.0),
+            1.0,
+        );
+        s.set_circle(
+            0,
+            Circle {
+                c: Vec2::new(0.0, 0.0),
+                r: 0.25,
+            },
+            true,
+        );
+        s.set_circle(
+            1,
+            Circle {
+                c: Vec2::new(2.0, 0.0),
+                r: 0.25,
+            },
+            true,
+        );
+        s.index_circles();
+        let d = Vec2::new(1.0, 0.0);
+        assert!((s.raycast(Vec2::new(0.0, 0.0), d, 20.0, 0, true) - 1.75).abs() < 1e-9);
+        assert!((s.raycast(Vec2::new(0.0, 0.0), d, 20.0, 0, false) - 5.0).abs() < 1e-9);
+        assert!((s.raycast(Vec2::new(-3.0, 0.0), d, 20.0, usize::MAX, true) - 2.75).abs() < 1e-9);
+    }
+
+    #[test]
+    fn contacts_report_depth() {
+        let mut s = Space::new(
+            square_room(5.0),
+            1,
+            Vec2::new(-6.0, -6.0),
+            Vec2::new(6.0, 6.0),
+            1.0,
+        );
+        s.set_circle(
+            0,
+            Circle {
+                c: Vec2::new(0.0, 0.0),
+                r: 0.25,
+            },
+            true,
+        );
+        s.index_circles();
+        let (c, depth) = s
+            .contact(Vec2::new(4.9, 0.0), 0.25, usize::MAX, |_| true)
+            .unwrap();
+        assert!(matches!(c, Contact::Wall(p) if (p.x - 5.0).abs() < 1e-9));
+        assert!((depth - 0.15).abs() < 1e-9);
+        assert!(s
+            .contact(Vec2::new(0.3, 0.0), 0.1, usize::MAX, |_| true)
+            .is_some());
+        assert!(s
+            .contact(Vec2::new(2.0, 2.0), 0.25, usize::MAX, |_| true)
+            .is_none());
+        assert!(s.line_of_sight(Vec2::new(0.0, 0.0), Vec2::new(4.0, 4.0)));
+        assert!(!s.line_of_sight(Vec2::new(0.0, 0.0), Vec2::new(7.0, 0.0)));
+    }
+}

@@ -1,0 +1,223 @@
+//! The description of a ground world, as loaded from a world file or a `.map` file:
+//! walls, objects, robots and their start poses, named goals and landmarks, settings.
+
+use crate::error::Location;
+use crate::spatial::Segment;
+use skipper_core::{Pose2, Vec2};
+
+/// A movable object the gripper can hold.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ObjectKind {
+    /// A ball (rolls when pushed).
+    Ball,
+    /// A can (slides a little when pushed).
+    Can,
+}
+
+impl ObjectKind {
+    /// Default radius (m): a tennis ball, a soda can.
+    pub fn default_radius(self) -> f64 {
+        match self {
+            ObjectKind::Ball => 0.035,
+            ObjectKind::Can => 0.033,
+        }
+    }
+    /// Lower-case name.
+    pub fn name(self) -> &'static str {
+        match self {
+            ObjectKind::Ball => "ball",
+            ObjectKind::Can => "can",
+        }
+    }
+}
+
+/// A wall segment with where it was written.
+#[derive(Debug, Clone, PartialEq)]
+pub struct WallSpec {
+    /// The segment (m).
+    pub segment: Segment,
+    /// Where it came from.
+    pub loc: Option<Location>,
+}
+
+/// An object in the world.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ObjectSpec {
+    /// Ball or can.
+    pub kind: ObjectKind,
+    /// Position (m).
+    pub pos: Vec2,
+    /// Radius (m).
+    pub radius: f64,
+    /// Where it came from.
+    pub loc: Option<Location>,
+}
+
+/// A robot and its options.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RobotSpec {
+    /// Unique name.
+    pub name: String,
+    /// Start pose.
+    pub pose: Pose2,
+    /// Model (`p3dx`).
+    pub model: String,
+    /// Digital inputs (byte).
+    pub digin: u8,
+    /// Analog port values (10-bit, 0..1023).
+    pub analog: [u16; 8],
+    /// Battery voltage when full (V).
+    pub battery: f64,
+    /// Has a gripper.
+    pub gripper: bool,
+    /// Has a laser.
+    pub laser: bool,
+    /// Where it came from.
+    pub loc: Option<Location>,
+}
+
+impl RobotSpec {
+    /// A P3-DX with the default accessories at `pose`.
+    pub fn new(name: impl Into<String>, pose: Pose2) -> Self {
+        Self {
+            name: name.into(),
+            pose,
+            model: "p3dx".into(),
+            digin: 0xFF,
+            analog: [0; 8],
+            battery: 13.0,
+            gripper: true,
+            laser: true,
+            loc: None,
+        }
+    }
+}
+
+/// A named point: a `.map` goal, a landmark.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PlaceSpec {
+    /// Name.
+    pub name: String,
+    /// Position (m).
+    pub pos: Vec2,
+    /// Heading (rad), if given.
+    pub heading: Option<f64>,
+}
+
+/// Simulation settings.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Settings {
+    /// Laser range (m).
+    pub laser_range: f64,
+    /// Sonar range (m).
+    pub sonar_range: f64,
+    /// Odometry noise: standard deviation of each wheel's distance, as a fraction of it.
+    pub odometry_noise: f64,
+    /// Sonar noise: standard deviation (m).
+    pub sonar_noise: f64,
+    /// Laser noise: standard deviation (m).
+    pub laser_noise: f64,
+    /// Air temperature (°C).
+    pub temperature: f64,
+    /// Grid cell for spatial queries (m).
+    pub grid_cell: f64,
+    /// Camera field of view for ball and landmark percepts (deg, full width).
+    pub camera_fov: f64,
+    /// Camera range (m).
+    pub camera_range: f64,
+}
+
+impl Default for Settings {
+    fn default() -> Self {
+        Self {
+            laser_range: 8.0,
+            sonar_range: 5.0,
+            odometry_noise: 0.0,
+            sonar_noise: 0.0,
+            laser_noise: 0.0,
+            temperature: 20.0,
+            grid_cell: 1.0,
+            camera_fov: 90.0,
+            camera_range: 8.0,
+        }
+    }
+}
+
+/// A whole ground world.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct WorldSpec {
+    /// Name.
+    pub name: String,
+    /// Walls.
+    pub walls: Vec<WallSpec>,
+    /// Balls and cans.
+    pub objects: Vec<ObjectSpec>,
+    /// Robots.
+    pub robots: Vec<RobotSpec>,
+    /// Named goals (from `.map` cairns or `goal` lines).
+    pub goals: Vec<PlaceSpec>,
+    /// Landmarks the robots perceive (distance and bearing).
+    pub landmarks: Vec<PlaceSpec>,
+    /// Points of a `.map` DATA section (drawn, not obstacles).
+    pub points: Vec<Vec2>,
+    /// Settings.
+    pub settings: Settings,
+}
+
+impl WorldSpec {
+    /// The default world: an empty 25 m × 25 m room with one robot in the middle.
+    pub fn empty_room() -> Self {
+        let mut w = WorldSpec {
+            name: "empty".into(),
+            ..Default::default()
+        };
+        w.add_box(Vec2::default(), 25.0, 25.0, 0.0, None);
+        w.robots.push(RobotSpec::new("robot1", Pose2::default()));
+        w
+    }
+
+    /// Add the four walls of a rectangle centred at `c` (m), turned by `yaw` (rad).
+    pub fn add_box(&mut self, c: Vec2, width: f64, height: f64, yaw: f64, loc: Option<Location>) {
+        let (hw, hh) = (width / 2.0, height / 2.0);
+        let corners = [
+            Vec2::new(-hw, -hh),
+            Vec2::new(hw, -hh),
+            Vec2::new(hw, hh),
+            Vec2::new(-hw, hh),
+        ]
+        .map(|p| c + p.rotate(yaw));
+        for i in 0..4 {
+            self.walls.push(WallSpec {
+                segment: Segment {
+                    a: corners[i],
+                    b: corners[(i + 1) % 4],
+                },
+                loc: loc.clone(),
+            });
+        }
+    }
+
+    /// The bounding box of walls, robots and objects.
+    pub fn bounds(&self) -> (Vec2, Vec2) {
+        let mut lo = Vec2::new(f64::INFINITY, f64::INFINITY);
+        let mut hi = Vec2::new(f64::NEG_INFINITY, f64::NEG_INFINITY);
+        let mut grow = |p: Vec2| {
+            lo = Vec2::new(lo.x.min(p.x), lo.y.min(p.y));
+            hi = Vec2::new(hi.x.max(p.x), hi.y.max(p.y));
+        };
+        for w in &self.walls {
+            grow(w.segment.a);
+            grow(w.segment.b);
+        }
+        for r in &self.robots {
+            grow(r.pose.position());
+        }
+        for o in &self.objects {
+            grow(o.pos);
+        }
+        if !lo.x.is_finite() {
+            return (Vec2::new(-1.0, -1.0), Vec2::new(1.0, 1.0));
+        }
+        (lo, hi)
+    }
+}
