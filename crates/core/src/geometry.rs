@@ -68,8 +68,9 @@ impl Vec2 {
         Self::new(a.cos(), a.sin())
     }
     /// Euclidean length.
+    #[inline]
     pub fn norm(self) -> f64 {
-        self.x.hypot(self.y)
+        (self.x * self.x + self.y * self.y).sqrt()
     }
     /// Squared length.
     pub fn norm2(self) -> f64 {
@@ -94,6 +95,11 @@ impl Vec2 {
     /// Rotate counter-clockwise by `a` (rad).
     pub fn rotate(self, a: f64) -> Self {
         let (s, c) = a.sin_cos();
+        self.rotate_sc(s, c)
+    }
+    /// Rotate counter-clockwise by the angle whose sine and cosine are given.
+    #[inline]
+    pub fn rotate_sc(self, s: f64, c: f64) -> Self {
         Self::new(c * self.x - s * self.y, s * self.x + c * self.y)
     }
 }

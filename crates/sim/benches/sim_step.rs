@@ -1,1 +1,75 @@
-fn main() {}
+//! Simulator steps per second, compared with Stage ("Massively multi-robot simulation in
+//! Stage", 2008: about 1000x real time for one simple robot, about real time for 1000).
+//!
+//! One step is one 100 ms cycle of the office world: physics for every robot (with
+//! contacts) and all of its sensing. A step of 1 ms is therefore 100x real time.
+//! Robots drive and turn at different rates, so they meet walls and each other.
+//! Sonar arrays fire one transducer every 40 ms each, as the P3 firmware does; the
+//! `-all` variants fire all 16 every cycle.
+
+use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
+use skipper_core::{Actuation, Drive, Events, World};
+use skipper_sim::ground::populate;
+use skipper_sim::{load_world, GroundWorld};
+use std::path::Path;
+use std::time::Duration;
+
+fn office(n: usize, laser: bool, all_sonars: bool) -> GroundWorld {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/worlds/office.world");
+    let mut spec = load_world(&path).expect("office world");
+    populate(&mut spec, n).expect("room for the robots");
+    for r in &mut spec.robots {
+        r.laser = laser;
+    }
+    if all_sonars {
+        spec.settings.sonar_period = 0.0;
+    }
+    let mut w = GroundWorld::new(&spec, 1).expect("valid");
+    let mut events = Events::new();
+    for i in 0..n {
+        let k = i as f64;
+        let a = Actuation {
+            drive: Some(Drive::velocity(
+                0.3 + 0.05 * (k % 5.0),
+                0.1 * (k % 7.0 - 3.0),
+            )),
+            ..Default::default()
+        };
+        w.vehicle_mut(i)
+            .unwrap()
+            .act(Duration::ZERO, &a, &mut events);
+    }
+    w
+}
+
+fn bench(c: &mut Criterion) {
+    let mut g = c.benchmark_group("vs_stage/office_step");
+    g.sample_size(20);
+    // "sonar": the arrays fire in turn as on the robot (2.5 of 8 per array per cycle);
+    // "sonar-all": every transducer every cycle, 6.4x the pings of the real robot
+    for &(label, laser, all) in &[
+        ("sonar", false, false),
+        ("sonar+laser", true, false),
+        ("sonar-all", false, true),
+        ("sonar-all+laser", true, true),
+    ] {
+        for &n in &[1usize, 100, 1000] {
+            let mut w = office(n, laser, all);
+            let mut events = Events::new();
+            let dt = Duration::from_millis(100);
+            let mut now = Duration::ZERO;
+            g.throughput(Throughput::Elements(n as u64));
+            g.bench_function(BenchmarkId::new(label, n), |b| {
+                b.iter(|| {
+                    events.clear();
+                    w.advance(now, dt, &mut events);
+                    now += dt;
+                })
+            });
+        }
+    }
+    g.finish();
+}
+
+criterion_group!(benches, bench);
+criterion_main!(benches);

@@ -42,26 +42,46 @@ pub struct Circle {
 /// Distance along the ray `p + t·d` (d a unit vector) to a segment, if it hits.
 #[inline]
 pub fn ray_segment(p: Vec2, d: Vec2, s: &Segment) -> Option<f64> {
+    ray_segment_before(p, d, s, f64::INFINITY)
+}
+
+/// Distance along the ray to a segment, if it hits nearer than `best`.
+#[inline]
+fn ray_segment_before(p: Vec2, d: Vec2, s: &Segment, best: f64) -> Option<f64> {
     let e = s.b - s.a;
     let denom = d.cross(e);
     if denom.abs() < 1e-12 {
         return None;
     }
     let ap = s.a - p;
-    let t = ap.cross(e) / denom;
-    let u = ap.cross(d) / denom;
-    if t >= 0.0 && (-1e-9..=1.0 + 1e-9).contains(&u) {
-        Some(t)
+    // t = tn / denom must be in [0, best); u = un / denom in [0, 1]: test before dividing
+    let (tn, un, den) = if denom > 0.0 {
+        (ap.cross(e), ap.cross(d), denom)
     } else {
-        None
+        (-ap.cross(e), -ap.cross(d), -denom)
+    };
+    let slack = 1e-9 * den;
+    if tn < 0.0 || un < -slack || un > den + slack || tn >= best * den {
+        return None;
     }
+    Some(tn / den)
 }
 
 /// Distance along the ray `p + t·d` (d a unit vector) to a circle, if it hits.
 #[inline]
 pub fn ray_circle(p: Vec2, d: Vec2, c: &Circle) -> Option<f64> {
+    ray_circle_before(p, d, c, f64::INFINITY)
+}
+
+/// Distance along the ray to a circle, if it hits nearer than `best`.
+#[inline]
+fn ray_circle_before(p: Vec2, d: Vec2, c: &Circle, best: f64) -> Option<f64> {
     let m = p - c.c;
     let b = m.dot(d);
+    // the hit is at least -b - r along the ray
+    if -b - c.r >= best {
+        return None;
+    }
     let cc = m.norm2() - c.r * c.r;
     if cc > 0.0 && b > 0.0 {
         return None;
@@ -72,6 +92,70 @@ pub fn ray_circle(p: Vec2, d: Vec2, c: &Circle) -> Option<f64> {
     }
     let t = -b - disc.sqrt();
     Some(t.max(0.0))
+}
+
+/// When a point moving from `c` by `delta` first comes within `r` of `p` (fraction 0..1).
+/// Already within `r`: 0 if moving closer, never if moving away.
+#[inline]
+fn sweep_point(c: Vec2, r: f64, delta: Vec2, p: Vec2) -> Option<f64> {
+    let m = c - p;
+    let b = m.dot(delta);
+    let cc = m.norm2() - r * r;
+    if cc <= 0.0 {
+        return (b < 0.0).then_some(0.0);
+    }
+    if b >= 0.0 {
+        return None;
+    }
+    let a = delta.norm2();
+    let disc = b * b - a * cc;
+    if disc < 0.0 || a <= 0.0 {
+        return None;
+    }
+    let t = (-b - disc.sqrt()) / a;
+    (t <= 1.0).then_some(t.max(0.0))
+}
+
+/// When a circle of radius `r` moving from `c` by `delta` first touches segment `s`.
+#[inline]
+fn sweep_segment(c: Vec2, r: f64, delta: Vec2, s: &Segment) -> Option<f64> {
+    let e = s.b - s.a;
+    let len2 = e.norm2();
+    let mut best: Option<f64> = None;
+    if len2 > 0.0 {
+        // the side of the segment the circle is on
+        let len = len2.sqrt();
+        let mut n = Vec2::new(-e.y / len, e.x / len);
+        let mut d0 = (c - s.a).dot(n);
+        if d0 < 0.0 {
+            n = n * -1.0;
+            d0 = -d0;
+        }
+        let vn = delta.dot(n);
+        if d0 <= r {
+            // already touching the line: only the part of the segment beside us counts
+            let u = (c - s.a).dot(e) / len2;
+            if (0.0..=1.0).contains(&u) {
+                return (vn < 0.0).then_some(0.0);
+            }
+        } else if vn < 0.0 {
+            let t = (d0 - r) / -vn;
+            if t <= 1.0 {
+                let u = (c + delta * t - s.a).dot(e) / len2;
+                if (0.0..=1.0).contains(&u) {
+                    best = Some(t);
+                }
+            }
+        }
+    }
+    for p in [s.a, s.b] {
+        if let Some(t) = sweep_point(c, r, delta, p) {
+            if best.is_none_or(|b| t < b) {
+                best = Some(t);
+            }
+        }
+    }
+    best
 }
 
 /// The cells of the grid.
@@ -111,20 +195,21 @@ impl GridGeom {
     }
     #[inline]
     fn clamp_ix(&self, x: f64) -> usize {
-        let i = ((x - self.origin.x) * self.inv_cell).floor();
-        if i <= 0.0 {
-            0
-        } else {
+        // truncation is floor for the non-negative values that are not clamped to 0
+        let i = (x - self.origin.x) * self.inv_cell;
+        if i > 0.0 {
             (i as usize).min(self.nx - 1)
+        } else {
+            0
         }
     }
     #[inline]
     fn clamp_iy(&self, y: f64) -> usize {
-        let i = ((y - self.origin.y) * self.inv_cell).floor();
-        if i <= 0.0 {
-            0
-        } else {
+        let i = (y - self.origin.y) * self.inv_cell;
+        if i > 0.0 {
             (i as usize).min(self.ny - 1)
+        } else {
+            0
         }
     }
     /// The (clamped) cell range covering a box.
@@ -324,6 +409,17 @@ impl Space {
         }
         starts[self.counts.len()] = acc;
         let items = &mut self.circ_cells.items;
+        // reserve for the worst case once, so that moving circles never grow the index
+        let max_r = self.circles.iter().fold(0.0f64, |m, c| m.max(c.r)) + margin;
+        let per = ((2.0 * max_r * geom.inv_cell).floor() as usize + 2).pow(2);
+        let worst = self
+            .circles
+            .len()
+            .saturating_mul(per)
+            .min(self.circles.len() * geom.cells());
+        if items.capacity() < worst {
+            items.reserve(worst - items.len());
+        }
         items.clear();
         items.resize(acc as usize, 0);
         // reuse counts as fill cursors
@@ -351,65 +447,71 @@ impl Space {
     pub fn raycast(&self, p: Vec2, d: Vec2, max: f64, skip: usize, with_circles: bool) -> f64 {
         let g = &self.geom;
         let gmax = g.max();
-        // clip the ray to the grid box
-        let mut t_enter = 0.0f64;
-        let mut t_leave = max;
-        for (o, dd, lo, hi) in [
-            (p.x, d.x, g.origin.x, gmax.x),
-            (p.y, d.y, g.origin.y, gmax.y),
-        ] {
-            if dd.abs() < 1e-15 {
-                if o < lo || o > hi {
-                    return max;
-                }
+        // reciprocal direction: the only divisions of the walk
+        let inv = Vec2::new(
+            if d.x.abs() < 1e-15 {
+                f64::INFINITY
             } else {
-                let (a, b) = ((lo - o) / dd, (hi - o) / dd);
-                let (a, b) = if a < b { (a, b) } else { (b, a) };
-                t_enter = t_enter.max(a);
-                t_leave = t_leave.min(b);
+                1.0 / d.x
+            },
+            if d.y.abs() < 1e-15 {
+                f64::INFINITY
+            } else {
+                1.0 / d.y
+            },
+        );
+        let inside = p.x >= g.origin.x && p.x < gmax.x && p.y >= g.origin.y && p.y < gmax.y;
+        let mut t_leave = max;
+        let start = if inside {
+            p
+        } else {
+            // clip the ray to the grid box
+            let mut t_enter = 0.0f64;
+            for (o, dd, iv, lo, hi) in [
+                (p.x, d.x, inv.x, g.origin.x, gmax.x),
+                (p.y, d.y, inv.y, g.origin.y, gmax.y),
+            ] {
+                if dd.abs() < 1e-15 {
+                    if o < lo || o > hi {
+                        return max;
+                    }
+                } else {
+                    let (a, b) = ((lo - o) * iv, (hi - o) * iv);
+                    let (a, b) = if a < b { (a, b) } else { (b, a) };
+                    t_enter = t_enter.max(a);
+                    t_leave = t_leave.min(b);
+                }
             }
-        }
-        if t_enter > t_leave {
-            return max;
-        }
-        let start = p + d * t_enter;
+            if t_enter > t_leave {
+                return max;
+            }
+            p + d * t_enter
+        };
         let mut ix = g.clamp_ix(start.x);
         let mut iy = g.clamp_iy(start.y);
         let step_x: isize = if d.x > 0.0 { 1 } else { -1 };
         let step_y: isize = if d.y > 0.0 { 1 } else { -1 };
-        let next_bx =
-            |ix: usize| g.origin.x + (ix as f64 + if d.x > 0.0 { 1.0 } else { 0.0 }) * g.cell;
-        let next_by =
-            |iy: usize| g.origin.y + (iy as f64 + if d.y > 0.0 { 1.0 } else { 0.0 }) * g.cell;
-        let mut t_max_x = if d.x.abs() < 1e-15 {
-            f64::INFINITY
+        let bx = g.origin.x + (ix as f64 + if d.x > 0.0 { 1.0 } else { 0.0 }) * g.cell;
+        let by = g.origin.y + (iy as f64 + if d.y > 0.0 { 1.0 } else { 0.0 }) * g.cell;
+        let mut t_max_x = if inv.x.is_finite() {
+            (bx - p.x) * inv.x
         } else {
-            (next_bx(ix) - p.x) / d.x
-        };
-        let mut t_max_y = if d.y.abs() < 1e-15 {
             f64::INFINITY
-        } else {
-            (next_by(iy) - p.y) / d.y
         };
-        let t_dx = if d.x.abs() < 1e-15 {
+        let mut t_max_y = if inv.y.is_finite() {
+            (by - p.y) * inv.y
+        } else {
             f64::INFINITY
-        } else {
-            g.cell / d.x.abs()
         };
-        let t_dy = if d.y.abs() < 1e-15 {
-            f64::INFINITY
-        } else {
-            g.cell / d.y.abs()
-        };
+        let t_dx = g.cell * inv.x.abs();
+        let t_dy = g.cell * inv.y.abs();
         let mut best = max;
         loop {
             let k = iy * g.nx + ix;
             for &si in self.seg_cells.cell(k) {
                 if let Some(s) = self.segments.get(si as usize) {
-                    if let Some(t) = ray_segment(p, d, s) {
-                        if t < best {
-                            best = t;
-                        }
+                    if let Some(t) = ray_segment_before(p, d, s, best) {
+                        best = t;
                     }
                 }
             }
@@ -420,7 +522,7 @@ impl Space {
                         continue;
                     }
                     if let Some(c) = self.circles.get(ci) {
-                        if let Some(t) = ray_circle(p, d, c) {
+                        if let Some(t) = ray_circle_before(p, d, c, best) {
                             if t < best {
                                 best = t;
                             }
@@ -491,6 +593,60 @@ impl Space {
                             };
                             best = Some((Contact::Circle(ci, c + dir * r), depth));
                         }
+                    }
+                }
+            }
+        }
+        best
+    }
+
+    /// Sweep a circle of radius `r` from `c` by `delta`: the largest fraction of the move
+    /// (0..1) before it touches a wall or a solid circle other than `skip`, with what it
+    /// touches; `None` if the whole move is free. Contacts the circle is already in only
+    /// stop it when it moves further into them.
+    pub fn sweep(&self, c: Vec2, r: f64, delta: Vec2, skip: usize) -> Option<(f64, Contact)> {
+        let g = &self.geom;
+        let end = c + delta;
+        let lo = Vec2::new(c.x.min(end.x) - r, c.y.min(end.y) - r);
+        let hi = Vec2::new(c.x.max(end.x) + r, c.y.max(end.y) + r);
+        let (x0, x1, y0, y1) = g.range(lo, hi);
+        let mid = c + delta * 0.5;
+        let reach = delta.norm() * 0.5 + r;
+        let mut best: Option<(f64, Contact)> = None;
+        let mut consider = |t: f64, contact: Contact| {
+            if best.as_ref().is_none_or(|(bt, _)| t < *bt) {
+                best = Some((t, contact));
+            }
+        };
+        for iy in y0..=y1 {
+            for ix in x0..=x1 {
+                let k = iy * g.nx + ix;
+                for &si in self.seg_cells.cell(k) {
+                    let Some(s) = self.segments.get(si as usize) else {
+                        continue;
+                    };
+                    if let Some(t) = sweep_segment(c, r, delta, s) {
+                        let p = c + delta * t;
+                        consider(t, Contact::Wall(s.closest_point(p)));
+                    }
+                }
+                for &ci in self.circ_cells.cell(k) {
+                    let ci = ci as usize;
+                    if ci == skip {
+                        continue;
+                    }
+                    let Some(o) = self.circles.get(ci) else {
+                        continue;
+                    };
+                    let near = reach + o.r;
+                    if (o.c - mid).norm2() > near * near {
+                        continue;
+                    }
+                    if let Some(t) = sweep_point(c, r + o.r, delta, o.c) {
+                        let p = c + delta * t;
+                        let dir = o.c - p;
+                        let len = dir.norm().max(1e-12);
+                        consider(t, Contact::Circle(ci, p + dir * (r / len)));
                     }
                 }
             }
@@ -609,6 +765,31 @@ mod tests {
             .contact(Vec2::new(2.0, 2.0), 0.25, usize::MAX, |_| true)
             .is_none());
         assert!(s.line_of_sight(Vec2::new(0.0, 0.0), Vec2::new(4.0, 4.0)));
+        // sweeping toward the wall at x = 5 stops 0.25 short of it
+        let (t, c) = s
+            .sweep(Vec2::new(4.0, 0.0), 0.25, Vec2::new(1.0, 0.0), usize::MAX)
+            .unwrap();
+        assert!(
+            (t - 0.75).abs() < 1e-12 && matches!(c, Contact::Wall(p) if (p.x - 5.0).abs() < 1e-12)
+        );
+        // toward the circle at the origin, from (1, 0): stops at 0.5 from its centre
+        let (t, c) = s
+            .sweep(Vec2::new(1.0, 0.0), 0.25, Vec2::new(-1.0, 0.0), usize::MAX)
+            .unwrap();
+        assert!((t - 0.5).abs() < 1e-12 && matches!(c, Contact::Circle(0, _)));
+        // away from it: free; past a wall's end: free
+        assert!(s
+            .sweep(Vec2::new(1.0, 0.0), 0.25, Vec2::new(1.0, 0.0), usize::MAX)
+            .is_none());
+        // already touching and moving further in: zero
+        let (t, _) = s
+            .sweep(Vec2::new(4.8, 0.0), 0.25, Vec2::new(0.1, 0.0), usize::MAX)
+            .unwrap();
+        assert_eq!(t, 0.0);
+        // sliding along a wall that it touches is free
+        assert!(s
+            .sweep(Vec2::new(4.75, 0.0), 0.25, Vec2::new(0.0, 0.5), usize::MAX)
+            .is_none());
         assert!(!s.line_of_sight(Vec2::new(0.0, 0.0), Vec2::new(7.0, 0.0)));
     }
 }

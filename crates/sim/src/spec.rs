@@ -111,6 +111,10 @@ pub struct Settings {
     pub laser_range: f64,
     /// Sonar range (m).
     pub sonar_range: f64,
+    /// Seconds between two pings of one sonar array: the front (0-7) and rear (8-15)
+    /// arrays each fire their transducers in turn, one every `sonar_period` (the P3
+    /// firmware's 40 ms); 0 fires all 16 every cycle.
+    pub sonar_period: f64,
     /// Odometry noise: standard deviation of each wheel's distance, as a fraction of it.
     pub odometry_noise: f64,
     /// Sonar noise: standard deviation (m).
@@ -132,6 +136,7 @@ impl Default for Settings {
         Self {
             laser_range: 8.0,
             sonar_range: 5.0,
+            sonar_period: 0.040,
             odometry_noise: 0.0,
             sonar_noise: 0.0,
             laser_noise: 0.0,

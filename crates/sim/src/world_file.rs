@@ -16,6 +16,7 @@
 //!
 //! Robot options: `model=p3dx`, `digin=<byte>`, `analog<N>=<0..1023>`, `battery=<volts>`,
 //! `gripper=yes|no`, `laser=yes|no`. Settings: `laser_range`, `sonar_range`,
+//! `sonar_period` (s between pings of one sonar array; 0 = every sonar every cycle),
 //! `odometry_noise` (fraction of distance), `sonar_noise` and `laser_noise` (m),
 //! `temperature` (°C), `grid_cell` (m), `camera_fov` (deg), `camera_range` (m).
 //! The frame is x east (right), y north (up), yaw counter-clockwise from +x.
@@ -242,6 +243,7 @@ fn parse_line(
             let (slot, min) = match args[0].text {
                 "laser_range" => (&mut s.laser_range, 0.1),
                 "sonar_range" => (&mut s.sonar_range, 0.1),
+                "sonar_period" => (&mut s.sonar_period, 0.0),
                 "odometry_noise" => (&mut s.odometry_noise, 0.0),
                 "sonar_noise" => (&mut s.sonar_noise, 0.0),
                 "laser_noise" => (&mut s.laser_noise, 0.0),
@@ -251,7 +253,7 @@ fn parse_line(
                 "camera_range" => (&mut s.camera_range, 0.1),
                 other => {
                     return Err(ctx
-                        .err(&args[0], format!("unknown setting `{other}`; expected one of laser_range, sonar_range, odometry_noise, sonar_noise, laser_noise, temperature, grid_cell, camera_fov, camera_range"))
+                        .err(&args[0], format!("unknown setting `{other}`; expected one of laser_range, sonar_range, sonar_period, odometry_noise, sonar_noise, laser_noise, temperature, grid_cell, camera_fov, camera_range"))
                         .into())
                 }
             };

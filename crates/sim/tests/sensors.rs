@@ -119,3 +119,39 @@ fn landmarks_and_balls_are_perceived() {
     assert!(b.f("ball.bearing").abs() < 1e-9);
     assert!(!b.b("can.seen"));
 }
+
+#[test]
+fn sonar_arrays_fire_one_transducer_every_40_ms() {
+    let mut b = Bench::new(world(BOX));
+    let ids: Vec<_> = (0..16)
+        .map(|k| b.signals.id(&format!("sonar.{k}")).unwrap())
+        .collect();
+    let mut fired = [0u32; 16];
+    for _ in 0..16 {
+        b.cycle(&Actuation::default());
+        let fresh: Vec<usize> = (0..16)
+            .filter(|&k| b.signals.updated_at(ids[k]) == Some(b.now))
+            .collect();
+        // 100 ms per cycle: two or three pings per array
+        let front = fresh.iter().filter(|&&k| k < 8).count();
+        let rear = fresh.len() - front;
+        assert!((2..=3).contains(&front) && front == rear, "{fresh:?}");
+        for k in fresh {
+            fired[k] += 1;
+        }
+    }
+    // 1.6 s = 40 pings per array = 5 rounds of 8
+    assert_eq!(fired, [5; 16]);
+}
+
+#[test]
+fn sonar_period_zero_fires_every_sonar_every_cycle() {
+    let mut b = Bench::new(world(&format!("set sonar_period 0\n{BOX}")));
+    let ids: Vec<_> = (0..16)
+        .map(|k| b.signals.id(&format!("sonar.{k}")).unwrap())
+        .collect();
+    b.cycle(&Actuation::default());
+    assert!(ids
+        .iter()
+        .all(|&id| b.signals.updated_at(id) == Some(b.now)));
+}

@@ -8,4 +8,4 @@ pub mod robot;
 pub mod world;
 
 pub use robot::GroundRobot;
-pub use world::{GroundWorld, Object};
+pub use world::{populate, GroundWorld, Object};

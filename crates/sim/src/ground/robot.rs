@@ -12,7 +12,7 @@
 //! | `stall.left`, `stall.right` [bool] | wheel stalled against an obstacle |
 //! | `bumper.front`, `bumper.rear` [count] | bumper segments pressed, bits 0-4 (front: left end to right end; rear: left end to right end going round the back) |
 //! | `motors.enabled`, `estop` [bool] | motor power; estop latched |
-//! | `sonar.0` .. `sonar.15` [m] | sonar ranges, 5 m when nothing is in range |
+//! | `sonar.0` .. `sonar.15` [m] | sonar ranges, 5 m when nothing is in range; a new datum each time that transducer fires (each array fires one transducer every 40 ms by default) |
 //! | `laser.0` .. `laser.179` [m] | laser ranges, beam i at -90 + i degrees |
 //! | `gripper.state` [count] | the GRIPPERpac state byte (P2OS manual Table 10) |
 //! | `gripper.paddles`, `gripper.lift` [fraction] | 0 open / down .. 1 closed / up |
@@ -216,6 +216,11 @@ pub struct GroundRobot {
     pub(crate) wheels: (f64, f64),
     pub(crate) encoders_mm: (f64, f64),
     pub(crate) sonar: [f64; params::SONARS],
+    /// transducers that fired since the last sense
+    pub(crate) sonar_fresh: [bool; params::SONARS],
+    /// time banked toward the next ping (s) and the next transducer of each array
+    pub(crate) sonar_clock: f64,
+    pub(crate) sonar_next: [usize; 2],
     pub(crate) laser: Box<[f64; params::LASER_BEAMS]>,
     pub(crate) beams_blocked: (bool, bool),
     pub(crate) ball: Percept,
@@ -258,6 +263,9 @@ impl GroundRobot {
             wheels: (0.0, 0.0),
             encoders_mm: (0.0, 0.0),
             sonar: [0.0; params::SONARS],
+            sonar_fresh: [false; params::SONARS],
+            sonar_clock: 0.0,
+            sonar_next: [0, 8],
             laser: Box::new([0.0; params::LASER_BEAMS]),
             beams_blocked: (false, false),
             ball: Percept::default(),
@@ -353,9 +361,15 @@ impl Vehicle for GroundRobot {
         s.set_i64(ids.bumper[1], i64::from(self.bumpers[1]), now);
         s.set_bool(ids.motors, self.motion.enabled, now);
         s.set_bool(ids.estop, self.motion.estopped, now);
-        if self.sonar_enabled {
-            for (id, r) in ids.sonar.iter().zip(self.sonar.iter()) {
+        for ((id, r), fresh) in ids
+            .sonar
+            .iter()
+            .zip(self.sonar.iter())
+            .zip(self.sonar_fresh.iter_mut())
+        {
+            if *fresh {
                 s.set_f64(*id, *r, now);
+                *fresh = false;
             }
         }
         for (id, r) in ids.laser.iter().zip(self.laser.iter()) {

@@ -64,12 +64,12 @@ pub struct GroundWorld {
     points: Vec<Vec2>,
     settings: crate::spec::Settings,
     laser_dirs: Vec<Vec2>,
+    /// sonar transducers in the robot frame: position and unit direction
+    sonar_local: [(Vec2, Vec2); params::SONARS],
 }
 
 /// Largest physics step (s).
 const MAX_STEP: f64 = 0.1;
-/// Margin for the circle index, larger than any move in one step (m).
-const INDEX_MARGIN: f64 = 0.3;
 
 impl GroundWorld {
     /// Build a world; `seed` seeds every random number. Refuses robots or objects that
@@ -126,9 +126,15 @@ impl GroundWorld {
             points: spec.points.clone(),
             settings: spec.settings.clone(),
             laser_dirs,
+            sonar_local: params::SONAR_RING.map(|(x, y, h)| {
+                (
+                    Vec2::new(x / 1000.0, y / 1000.0),
+                    Vec2::from_angle(h.to_radians()),
+                )
+            }),
         };
-        w.index_robots();
-        w.sense_all(Duration::ZERO);
+        w.index_robots_with(0.0);
+        w.sense_all(Duration::ZERO, None);
         Ok(w)
     }
 
@@ -175,11 +181,11 @@ impl GroundWorld {
         r.truth = pose;
         r.odom = pose;
         r.motion.halt();
-        self.index_robots();
+        self.index_robots_with(0.0);
         Ok(())
     }
 
-    fn index_robots(&mut self) {
+    fn index_robots_with(&mut self, margin: f64) {
         for (i, r) in self.robots.iter().enumerate() {
             self.space.set_circle(
                 i,
@@ -190,7 +196,7 @@ impl GroundWorld {
                 true,
             );
         }
-        self.space.index_circles_with_margin(INDEX_MARGIN);
+        self.space.index_circles_with_margin(margin);
     }
 
     fn step_robot(&mut self, i: usize, h: f64, now: Duration, events: &mut Events) {
@@ -200,29 +206,28 @@ impl GroundWorld {
         };
         let (v, w) = r.motion.update(r.odom.yaw, h);
         let old = r.truth;
+        if v == 0.0 && w == 0.0 {
+            let r = &mut self.robots[i];
+            r.wheels = (0.0, 0.0);
+            r.stalled = false;
+            r.bumpers = [0, 0];
+            r.in_contact = false;
+            r.battery.step(h, 0.0, 0.0);
+            return;
+        }
         let target = integrate(old, v, w, h);
-        let space = &self.space;
-        let depth_at = |p: Vec2| space.contact(p, params::RADIUS, i, |_| true);
         let mut frac = 1.0;
         let mut hit = None;
         if v != 0.0 {
-            let before = depth_at(old.position()).map_or(0.0, |(_, d)| d);
-            if let Some((c, d)) = depth_at(target.position()) {
-                if d > before + 1e-12 {
-                    hit = Some(c);
-                    // the largest fraction of the move that does not go deeper
-                    let (mut lo, mut hi) = (0.0, 1.0);
-                    for _ in 0..12 {
-                        let mid = (lo + hi) / 2.0;
-                        let p = integrate(old, v, w, h * mid).position();
-                        if depth_at(p).is_some_and(|(_, d)| d > before + 1e-12) {
-                            hi = mid;
-                        } else {
-                            lo = mid;
-                        }
-                    }
-                    frac = lo;
-                }
+            if let Some((t, c)) = self.space.sweep(
+                old.position(),
+                params::RADIUS,
+                target.position() - old.position(),
+                i,
+            ) {
+                // stop a hair short of the contact
+                frac = (t - 1e-9).max(0.0);
+                hit = Some(c);
             }
         }
         let moved = if hit.is_some() {
@@ -375,30 +380,59 @@ impl GroundWorld {
         }
     }
 
-    fn sense_all(&mut self, now: Duration) {
+    /// Sense after `dt` (`None`: the first reading, every sonar fires).
+    fn sense_all(&mut self, now: Duration, dt: Option<Duration>) {
         let s = &self.settings;
         for i in 0..self.robots.len() {
-            let r = &self.robots[i];
+            let r = &mut self.robots[i];
             let pose = r.truth;
-            let mut sonar = [0.0; params::SONARS];
+            let (sn, cs) = pose.yaw.sin_cos();
             if r.sonar_enabled {
-                for (k, (x, y, hd)) in params::SONAR_RING.iter().enumerate() {
-                    let o = pose.transform(Vec2::new(x / 1000.0, y / 1000.0));
-                    let d = Vec2::from_angle(pose.yaw + hd.to_radians());
-                    sonar[k] = self.space.raycast(o, d, s.sonar_range, i, true);
+                // which transducers fire in this interval
+                let mut fire = [false; params::SONARS];
+                match dt {
+                    Some(dt) if s.sonar_period > 0.0 => {
+                        r.sonar_clock += dt.as_secs_f64();
+                        let mut pings = 0;
+                        while r.sonar_clock >= s.sonar_period - 1e-12 && pings < params::SONARS / 2
+                        {
+                            r.sonar_clock -= s.sonar_period;
+                            for (bank, next) in r.sonar_next.iter_mut().enumerate() {
+                                fire[*next] = true;
+                                *next = bank * 8 + (*next + 1) % 8;
+                            }
+                            pings += 1;
+                        }
+                        if pings == params::SONARS / 2 {
+                            r.sonar_clock = r.sonar_clock.min(s.sonar_period);
+                        }
+                    }
+                    _ => fire = [true; params::SONARS],
+                }
+                for (k, (o, d)) in self.sonar_local.iter().enumerate() {
+                    if !fire[k] {
+                        continue;
+                    }
+                    let o = pose.position() + o.rotate_sc(sn, cs);
+                    let mut range =
+                        self.space
+                            .raycast(o, d.rotate_sc(sn, cs), s.sonar_range, i, true);
+                    add_noise(
+                        std::slice::from_mut(&mut range),
+                        s.sonar_noise,
+                        s.sonar_range,
+                        &mut r.rng,
+                    );
+                    r.sonar[k] = range;
+                    r.sonar_fresh[k] = true;
                 }
             }
-            let r = &mut self.robots[i];
-            if r.sonar_enabled {
-                add_noise(&mut sonar, s.sonar_noise, s.sonar_range, &mut r.rng);
-                r.sonar = sonar;
-            }
             if r.spec.laser {
-                let o = pose.transform(Vec2::new(params::LASER_X, 0.0));
-                let (sn, cs) = pose.yaw.sin_cos();
+                let o = pose.position() + Vec2::new(params::LASER_X, 0.0).rotate_sc(sn, cs);
                 for (k, d) in self.laser_dirs.iter().enumerate() {
-                    let dir = Vec2::new(cs * d.x - sn * d.y, sn * d.x + cs * d.y);
-                    r.laser[k] = self.space.raycast(o, dir, s.laser_range, i, true);
+                    r.laser[k] = self
+                        .space
+                        .raycast(o, d.rotate_sc(sn, cs), s.laser_range, i, true);
                 }
                 add_noise(&mut r.laser[..], s.laser_noise, s.laser_range, &mut r.rng);
             }
@@ -697,14 +731,19 @@ impl World for GroundWorld {
         let h = total / steps as f64;
         for k in 0..steps {
             let t = now + dt.mul_f64(k as f64 / steps as f64);
-            self.index_robots();
+            // no robot can move further than this in the step: index circles grown by it
+            let reach = self.robots.iter().fold(0.0f64, |m, r| {
+                m.max((r.motion.v.abs() + r.motion.accel.max(r.motion.decel) * h) * h)
+            });
+            self.index_robots_with(reach + 1e-3);
             for i in 0..self.robots.len() {
                 self.step_robot(i, h, t, events);
             }
             self.step_objects(h, t, events);
         }
-        self.index_robots();
-        self.sense_all(now + dt);
+        // sensing needs only the exact circles
+        self.index_robots_with(0.0);
+        self.sense_all(now + dt, Some(dt));
     }
     fn describe(&self) -> serde_json::Value {
         let (lo, hi) = self.space.bounds();
@@ -727,4 +766,102 @@ impl World for GroundWorld {
                 .collect(),
         )
     }
+}
+
+/// Add robots to a world until it has `total`, at free points that can be reached from
+/// the first robot without crossing a wall (so none lands inside furniture), nearest
+/// first and at least 0.6 m apart. New robots are named `robot<N>` and face fixed,
+/// varied directions.
+pub fn populate(spec: &mut WorldSpec, total: usize) -> Result<(), String> {
+    use std::collections::{HashSet, VecDeque};
+    if spec.robots.len() >= total {
+        return Ok(());
+    }
+    let spacing = 2.0 * params::RADIUS + 0.1;
+    let step = 0.2;
+    let (lo, hi) = spec.bounds();
+    let segments: Vec<Segment> = spec.walls.iter().map(|w| w.segment).collect();
+    let space = Space::new(
+        segments,
+        0,
+        lo - Vec2::new(1.0, 1.0),
+        hi + Vec2::new(1.0, 1.0),
+        1.0,
+    );
+    let origin = spec
+        .robots
+        .first()
+        .map_or(Vec2::default(), |r| r.pose.position());
+    let at = |k: (i64, i64)| origin + Vec2::new(k.0 as f64, k.1 as f64) * step;
+    let clear = |p: Vec2| {
+        p.x >= lo.x
+            && p.x <= hi.x
+            && p.y >= lo.y
+            && p.y <= hi.y
+            && space
+                .contact(p, params::RADIUS + 0.04, usize::MAX, |_| false)
+                .is_none()
+    };
+    // placed robots, bucketed by 1 m cells for the spacing test
+    let cell = |p: Vec2| ((p.x).floor() as i64, (p.y).floor() as i64);
+    let mut placed: std::collections::HashMap<(i64, i64), Vec<Vec2>> = Default::default();
+    for r in &spec.robots {
+        placed
+            .entry(cell(r.pose.position()))
+            .or_default()
+            .push(r.pose.position());
+    }
+    let far_enough = |placed: &std::collections::HashMap<(i64, i64), Vec<Vec2>>, p: Vec2| {
+        let (cx, cy) = cell(p);
+        (-1..=1).all(|dx| {
+            (-1..=1).all(|dy| {
+                placed
+                    .get(&(cx + dx, cy + dy))
+                    .is_none_or(|v| v.iter().all(|q| q.dist(p) >= spacing - 1e-9))
+            })
+        })
+    };
+    let mut seen = HashSet::from([(0i64, 0i64)]);
+    let mut queue = VecDeque::from([(0i64, 0i64)]);
+    let mut next_name = spec.robots.len() + 1;
+    while let Some(k) = queue.pop_front() {
+        let p = at(k);
+        if clear(p) && far_enough(&placed, p) {
+            while spec
+                .robots
+                .iter()
+                .any(|r| r.name == format!("robot{next_name}"))
+            {
+                next_name += 1;
+            }
+            let yaw = ((k.0 * 7 + k.1 * 13).rem_euclid(36) as f64 * 10.0).to_radians();
+            spec.robots.push(crate::spec::RobotSpec::new(
+                format!("robot{next_name}"),
+                Pose2::new(p.x, p.y, yaw),
+            ));
+            placed.entry(cell(p)).or_default().push(p);
+            next_name += 1;
+            if spec.robots.len() >= total {
+                return Ok(());
+            }
+        }
+        for d in [(1, 0), (-1, 0), (0, 1), (0, -1)] {
+            let n = (k.0 + d.0, k.1 + d.1);
+            if seen.contains(&n) {
+                continue;
+            }
+            let q = at(n);
+            if clear(q) && space.line_of_sight(p, q) {
+                seen.insert(n);
+                queue.push_back(n);
+            }
+        }
+        if seen.len() > 4_000_000 {
+            break;
+        }
+    }
+    Err(format!(
+        "the world has room for only {} robots",
+        spec.robots.len()
+    ))
 }
