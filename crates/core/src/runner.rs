@@ -299,9 +299,11 @@ impl Runner {
         let mut cycle: u64 = 0;
         let n = self.world.len();
 
-        // First sensing, then controllers start.
+        // First sensing (it belongs to cycle 1, so that cycle reports every signal as
+        // new), then controllers start.
         let mut outcome = None;
         for i in 0..n {
+            self.signals[i].begin_cycle();
             self.events.set_robot(i);
             if let Some(v) = self.world.vehicle_mut(i) {
                 v.sense(now, &mut self.signals[i], &mut self.events);
@@ -347,7 +349,9 @@ impl Runner {
 
             // 1. sense
             for i in 0..n {
-                self.signals[i].begin_cycle();
+                if cycle > 1 {
+                    self.signals[i].begin_cycle();
+                }
                 self.events.set_robot(i);
                 if let Some(v) = self.world.vehicle_mut(i) {
                     v.sense(now, &mut self.signals[i], &mut self.events);

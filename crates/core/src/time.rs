@@ -161,7 +161,7 @@ pub fn parse_duration(input: &str) -> Result<Duration, DurationError> {
 }
 
 fn seconds(s: f64) -> Option<Duration> {
-    if s.is_finite() && s >= 0.0 && s < 1e12 {
+    if (0.0..1e12).contains(&s) {
         Some(Duration::from_secs_f64(s))
     } else {
         None

@@ -268,3 +268,23 @@ fn summary_json_has_the_contract_keys() {
     assert!(rep.summary_json(false).get("wall_time_s").is_none());
     assert_eq!(j["outcome"], "time_limit");
 }
+
+/// Records which signals each cycle reports as changed.
+struct ChangeLog(Arc<Mutex<Vec<usize>>>);
+
+impl Observer for ChangeLog {
+    fn on_cycle(&mut self, v: &skipper_core::runner::CycleView<'_>) {
+        self.0.lock().unwrap().push(v.signals[0].changed().count());
+    }
+}
+
+#[test]
+fn the_first_cycle_reports_every_signal_and_later_ones_only_changes() {
+    let (w, _) = track(1);
+    let mut r = Runner::new(w, config(Some(0.5)));
+    let counts = Arc::new(Mutex::new(Vec::new()));
+    r.add_observer(Box::new(ChangeLog(counts.clone())));
+    r.run();
+    // pose.x never changes: the cart has no controller
+    assert_eq!(*counts.lock().unwrap(), vec![1, 0, 0, 0, 0]);
+}

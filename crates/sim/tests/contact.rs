@@ -61,7 +61,7 @@ fn a_collision_event_names_what_was_hit() {
     assert_eq!(seen.as_deref(), Some("robot:other"));
     let gap = b.world.robots()[1].true_pose().x - b.world.robots()[0].true_pose().x;
     assert!(
-        gap >= 0.5 - 1e-6 && gap < 0.51,
+        (0.5 - 1e-6..0.51).contains(&gap),
         "robots touch but do not overlap: {gap}"
     );
 }

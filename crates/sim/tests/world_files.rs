@@ -201,3 +201,31 @@ mod fuzz {
         }
     }
 }
+
+/// The fuzz corpora, replayed as a regular test: every input loads or fails cleanly.
+#[test]
+fn fuzz_corpora_replay_without_panics() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fuzz/corpus");
+    let mut n = 0;
+    for (target, map) in [("world_file", false), ("map_file", true)] {
+        let Ok(dir) = std::fs::read_dir(root.join(target)) else {
+            continue;
+        };
+        for e in dir {
+            let bytes = std::fs::read(e.unwrap().path()).unwrap();
+            let Ok(text) = std::str::from_utf8(&bytes) else {
+                continue;
+            };
+            let spec = if map {
+                skipper_sim::map_file::parse_map(text, "c.map")
+            } else {
+                parse_world(text, "c.world", None)
+            };
+            if let Ok(spec) = spec {
+                let _ = GroundWorld::new(&spec, 0);
+            }
+            n += 1;
+        }
+    }
+    assert!(n >= 4, "the corpora hold at least the examples");
+}

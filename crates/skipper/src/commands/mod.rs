@@ -1,0 +1,4 @@
+//! The subcommands, one module each.
+
+pub mod run;
+pub mod world;

@@ -1,0 +1,152 @@
+//! `skipper run`: run a controller on the simulator or a real robot.
+
+use crate::controllers::ControllerChoice;
+use crate::exit::{self, Failure};
+use crate::progress::Progress;
+use crate::runlog::{self, RunLog};
+use crate::vehicles::{self, VehicleChoice};
+use clap::Args;
+use skipper_core::time::parse_duration;
+use skipper_core::{RunConfig, RunOutcome, Runner};
+use std::path::PathBuf;
+use std::time::Duration;
+
+/// Options of `skipper run`.
+#[derive(Debug, Args)]
+#[command(after_help = "Examples:
+  skipper run --until 2m                                  wander in the empty room for 2 simulated minutes
+  skipper run --world examples/worlds/office.world --until 10m --summary-json out.json
+  skipper run --world examples/worlds/office.world --robots 50 --until 1m --seed 3
+  skipper run --world lab.map --realtime                  watch it at real-time pace (Ctrl-C ends it)
+
+Exit status: 0 when the run ended as planned (controller finished or time limit), 1 when
+the controller failed or aborted, 2 for bad input, 130 when interrupted by Ctrl-C.")]
+pub struct RunArgs {
+    /// What drives the robots: a mission (*.lua), an XABSL agent (*.xabsl), or nothing for
+    /// the built-in wander-and-avoid demo.
+    pub controller: Option<PathBuf>,
+    /// World: a Skipper world file (*.world) or a MobileSim/ARIA map (*.map); default: an
+    /// empty 25 m x 25 m room with one robot in the middle.
+    #[arg(long, value_name = "W")]
+    pub world: Option<PathBuf>,
+    /// The vehicle: `sim`, `p2os://HOST:PORT` or a serial device such as /dev/ttyS0.
+    #[arg(
+        long,
+        default_value = "sim",
+        value_name = "sim|p2os://HOST:PORT|/dev/ttyS0"
+    )]
+    pub vehicle: VehicleChoice,
+    /// Seed for every random number of a simulated run.
+    #[arg(long, default_value_t = 0, value_name = "N")]
+    pub seed: u64,
+    /// Stop after this much simulated time: `600`, `90s`, `10m`, `4h`.
+    #[arg(long, value_parser = parse_duration, value_name = "DURATION")]
+    pub until: Option<Duration>,
+    /// Pace the run by the wall clock (real robots always are).
+    #[arg(long)]
+    pub realtime: bool,
+    /// With --realtime: run this many times faster than real time.
+    #[arg(long, default_value_t = 1.0, value_name = "FACTOR")]
+    pub speed: f64,
+    /// Cycle rate in Hz (default 10 for ground robots).
+    #[arg(long, value_name = "HZ")]
+    pub rate: Option<f64>,
+    /// Fill the world with this many robots (more are placed on free floor near the first).
+    #[arg(long, value_name = "N")]
+    pub robots: Option<usize>,
+    /// Where to write the run log (default: runs/<controller>-<UTC time>.mcap).
+    #[arg(long, value_name = "PATH.mcap")]
+    pub log: Option<PathBuf>,
+    /// Do not write a run log.
+    #[arg(long, conflicts_with = "log")]
+    pub no_log: bool,
+    /// Write the run's summary as one JSON object to this file.
+    #[arg(long, value_name = "PATH")]
+    pub summary_json: Option<PathBuf>,
+}
+
+/// Run it; returns the exit status.
+pub fn run(args: RunArgs) -> Result<u8, Failure> {
+    let choice = ControllerChoice::parse(args.controller.as_deref())?;
+    let rate = args.rate.unwrap_or(10.0);
+    if !(rate.is_finite() && rate > 0.0 && rate <= 1000.0) {
+        return Err(Failure::bad_input(format!(
+            "--rate must be between 0 and 1000 Hz, not {rate}"
+        )));
+    }
+    if !(args.speed.is_finite() && args.speed > 0.0) {
+        return Err(Failure::bad_input(format!(
+            "--speed must be a positive factor, not {}",
+            args.speed
+        )));
+    }
+    let realtime = args.realtime || !matches!(args.vehicle, VehicleChoice::Sim);
+    let world = vehicles::build(&args.vehicle, args.world.as_deref(), args.robots, args.seed)?;
+    let controllers = choice.build(&*world)?;
+    let robots = world.len();
+    let config = RunConfig {
+        period: Duration::from_secs_f64(1.0 / rate),
+        until: args.until,
+        realtime,
+        speed: args.speed,
+    };
+    let mut runner = Runner::new(world, config);
+    for (i, c) in controllers {
+        runner.set_controller(i, c);
+    }
+    let log_path = (!args.no_log).then(|| {
+        args.log
+            .clone()
+            .unwrap_or_else(|| runlog::default_path(&choice.name()))
+    });
+    let log_status = match &log_path {
+        Some(p) => {
+            let (log, status) =
+                RunLog::create(p).map_err(|e| Failure::bad_input(format!("{e:#}")))?;
+            runner.add_observer(Box::new(log));
+            Some(status)
+        }
+        None => None,
+    };
+    runner.add_observer(Box::new(Progress::new(args.until.map(|d| d.as_secs_f64()))));
+    let control = runner.control();
+    // A second Ctrl-C while the first is being handled ends the process at once.
+    let _ = ctrlc::set_handler(move || {
+        if control.stop_requested() {
+            std::process::exit(i32::from(exit::INTERRUPTED));
+        }
+        control.request_stop();
+    });
+
+    let report = runner.run();
+
+    if let Some(status) = &log_status {
+        if let Some(e) = status.lock().ok().and_then(|s| s.error.clone()) {
+            eprintln!("warning: {e}");
+        }
+    }
+    print!(
+        "{}",
+        crate::summary::render(&report, &choice.name(), robots, log_path.as_deref())
+    );
+    if let Some(p) = &args.summary_json {
+        let text = serde_json::to_string_pretty(&report.summary_json(true)).unwrap_or_default();
+        std::fs::write(p, text + "\n")
+            .map_err(|e| Failure::failed(format!("cannot write {}: {e}", p.display())))?;
+    }
+    Ok(match &report.outcome {
+        RunOutcome::Finished | RunOutcome::TimeLimit => 0,
+        RunOutcome::Aborted(r) | RunOutcome::Failed(r) => {
+            eprintln!(
+                "error: the run {}: {r}",
+                if matches!(report.outcome, RunOutcome::Aborted(_)) {
+                    "was aborted"
+                } else {
+                    "failed"
+                }
+            );
+            exit::FAILED
+        }
+        RunOutcome::Interrupted => exit::INTERRUPTED,
+    })
+}

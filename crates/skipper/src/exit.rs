@@ -1,0 +1,52 @@
+//! Errors that carry the exit status of the command-line contract: 0 when a run ended as
+//! planned, 1 when the controller failed or aborted, 2 for bad input, 130 when
+//! interrupted.
+
+use std::fmt;
+
+/// Exit status for bad input (a file that does not load or check, a bad flag value).
+pub const BAD_INPUT: u8 = 2;
+/// Exit status when the controller failed or aborted.
+pub const FAILED: u8 = 1;
+/// Exit status when the run was interrupted (Ctrl-C), as shells report SIGINT.
+pub const INTERRUPTED: u8 = 130;
+
+/// A command failed; the message is for the user, the code for the shell.
+#[derive(Debug)]
+pub struct Failure {
+    /// exit status
+    pub code: u8,
+    /// what to tell the user (already formatted, may span lines)
+    pub message: String,
+}
+
+impl Failure {
+    /// Bad input: exit status 2.
+    pub fn bad_input(message: impl Into<String>) -> Self {
+        Self {
+            code: BAD_INPUT,
+            message: message.into(),
+        }
+    }
+    /// A failure of the run: exit status 1.
+    pub fn failed(message: impl Into<String>) -> Self {
+        Self {
+            code: FAILED,
+            message: message.into(),
+        }
+    }
+}
+
+impl fmt::Display for Failure {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl std::error::Error for Failure {}
+
+impl From<anyhow::Error> for Failure {
+    fn from(e: anyhow::Error) -> Self {
+        Failure::failed(format!("{e:#}"))
+    }
+}

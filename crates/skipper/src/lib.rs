@@ -1,0 +1,18 @@
+//! The `skipper` command: wiring controllers to vehicles, run logs, progress and
+//! summaries. The binary (`main.rs`) only parses the command line and calls in here.
+//!
+//! - [`commands`]: one module per subcommand;
+//! - [`controllers`]: choosing and building the controller of a run (the built-in
+//!   wander-and-avoid demo, and the behavior engines as they land);
+//! - [`vehicles`]: choosing and building the world and vehicles of a run;
+//! - [`runlog`]: the MCAP run log;
+//! - [`progress`] and [`summary`]: what a person sees on the terminal;
+//! - [`exit`]: errors that carry the exit status of the command-line contract.
+
+pub mod commands;
+pub mod controllers;
+pub mod exit;
+pub mod progress;
+pub mod runlog;
+pub mod summary;
+pub mod vehicles;

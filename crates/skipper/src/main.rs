@@ -1,0 +1,60 @@
+//! `skipper`: the command line. Parses arguments and hands each subcommand to
+//! `skipper::commands`.
+
+use clap::{Parser, Subcommand};
+use skipper::commands;
+use std::process::ExitCode;
+
+/// Skipper, a robot behavior executive: run XABSL agents, Tethys missions and Soar agents
+/// on a simulated Pioneer or AUV, or on a real robot that speaks P2OS.
+#[derive(Debug, Parser)]
+#[command(
+    name = "skipper",
+    version,
+    propagate_version = true,
+    after_help = "Examples:
+  skipper run --until 2m                                   the wander demo, 2 simulated minutes
+  skipper run --world examples/worlds/office.world --until 10m
+  skipper world check examples/worlds/office.world
+
+Run `skipper <command> --help` for each command's options and examples."
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Run a controller (mission, XABSL agent, Soar agent, or the wander demo) on the
+    /// simulator or a real robot.
+    Run(commands::run::RunArgs),
+    /// Check worlds and maps.
+    World(commands::world::WorldArgs),
+}
+
+fn main() -> ExitCode {
+    let filter = tracing_subscriber::EnvFilter::try_from_env("SKIPPER_LOG")
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("warn"));
+    tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(std::io::stderr)
+        .init();
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Run(a) => commands::run::run(a),
+        Command::World(a) => commands::world::run(a),
+    };
+    match result {
+        Ok(code) => ExitCode::from(code),
+        Err(f) => {
+            let msg = f.message.trim_end();
+            if msg.starts_with("error") {
+                eprintln!("{msg}");
+            } else {
+                eprintln!("error: {msg}");
+            }
+            ExitCode::from(f.code)
+        }
+    }
+}

@@ -1,0 +1,101 @@
+//! Choosing the world and vehicles of a run: the built-in simulator (a world file, a
+//! `.map`, or the default empty room), or a real robot.
+
+use crate::exit::Failure;
+use skipper_core::World;
+use skipper_sim::{ground::populate, load_world, GroundWorld, WorldSpec};
+use std::path::Path;
+use std::str::FromStr;
+
+/// Where the vehicles come from (`--vehicle`).
+#[derive(Debug, Clone, PartialEq)]
+pub enum VehicleChoice {
+    /// The built-in simulator.
+    Sim,
+    /// A robot that speaks P2OS over TCP.
+    P2osTcp(String),
+    /// A robot that speaks P2OS on a serial port.
+    P2osSerial(String),
+}
+
+impl FromStr for VehicleChoice {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        if s == "sim" {
+            Ok(VehicleChoice::Sim)
+        } else if let Some(addr) = s.strip_prefix("p2os://") {
+            if addr.is_empty() {
+                Err("expected p2os://HOST:PORT, e.g. p2os://127.0.0.1:8101".into())
+            } else {
+                Ok(VehicleChoice::P2osTcp(addr.to_string()))
+            }
+        } else if s.starts_with('/') {
+            Ok(VehicleChoice::P2osSerial(s.to_string()))
+        } else {
+            Err(format!("unknown vehicle `{s}`: expected `sim`, `p2os://HOST:PORT` or a serial device such as /dev/ttyS0"))
+        }
+    }
+}
+
+/// Load the world description: a world file or `.map`, or the default empty room.
+pub fn load_spec(world: Option<&Path>) -> Result<WorldSpec, Failure> {
+    match world {
+        None => Ok(WorldSpec::empty_room()),
+        Some(p) => load_world(p).map_err(|e| Failure::bad_input(e.to_string())),
+    }
+}
+
+/// Build the simulated ground world, with at least `robots` robots if given.
+pub fn ground_world(
+    world: Option<&Path>,
+    robots: Option<usize>,
+    seed: u64,
+) -> Result<GroundWorld, Failure> {
+    let mut spec = load_spec(world)?;
+    if let Some(n) = robots {
+        if n == 0 {
+            return Err(Failure::bad_input("--robots must be at least 1"));
+        }
+        populate(&mut spec, n)
+            .map_err(|e| Failure::bad_input(format!("cannot place {n} robots: {e}")))?;
+        spec.robots.truncate(n.max(1));
+    }
+    GroundWorld::new(&spec, seed).map_err(|e| Failure::bad_input(e.to_string()))
+}
+
+/// Build the world of a run.
+pub fn build(
+    choice: &VehicleChoice,
+    world: Option<&Path>,
+    robots: Option<usize>,
+    seed: u64,
+) -> Result<Box<dyn World>, Failure> {
+    match choice {
+        VehicleChoice::Sim => Ok(Box::new(ground_world(world, robots, seed)?)),
+        VehicleChoice::P2osTcp(_) | VehicleChoice::P2osSerial(_) => Err(Failure::bad_input(
+            "P2OS robots are not supported by this build yet (the P2OS driver is issue #3); use --vehicle sim",
+        )),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn vehicle_choices_parse() {
+        assert_eq!("sim".parse(), Ok(VehicleChoice::Sim));
+        assert_eq!(
+            "p2os://127.0.0.1:8101".parse(),
+            Ok(VehicleChoice::P2osTcp("127.0.0.1:8101".into()))
+        );
+        assert_eq!(
+            "/dev/ttyS0".parse(),
+            Ok(VehicleChoice::P2osSerial("/dev/ttyS0".into()))
+        );
+        assert!("robot"
+            .parse::<VehicleChoice>()
+            .unwrap_err()
+            .contains("unknown vehicle"));
+    }
+}

@@ -1,0 +1,232 @@
+//! `skipper run` end to end: summaries, exit statuses, run logs, determinism.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn skipper(args: &[&str], dir: &Path) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_skipper"))
+        .args(args)
+        .current_dir(dir)
+        .output()
+        .expect("run skipper")
+}
+
+fn examples() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/worlds")
+}
+
+fn text(b: &[u8]) -> String {
+    String::from_utf8_lossy(b).into_owned()
+}
+
+#[test]
+fn the_demo_runs_to_its_time_limit_and_writes_a_summary() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = skipper(
+        &[
+            "run",
+            "--until",
+            "30s",
+            "--summary-json",
+            "s.json",
+            "--log",
+            "run.mcap",
+        ],
+        dir.path(),
+    );
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let stdout = text(&out.stdout);
+    assert!(stdout.contains("outcome      time_limit"), "{stdout}");
+    assert!(
+        stdout.contains("sim time     30.0s in 300 cycles"),
+        "{stdout}"
+    );
+    let s: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.path().join("s.json")).unwrap()).unwrap();
+    for k in [
+        "outcome",
+        "sim_time_s",
+        "wall_time_s",
+        "cycles",
+        "distance_m",
+        "collisions",
+    ] {
+        assert!(s.get(k).is_some(), "{k} missing in {s}");
+    }
+    assert_eq!(s["outcome"], "time_limit");
+    assert_eq!(s["cycles"], 300);
+    assert_eq!(s["sim_time_s"], 30.0);
+    assert!(
+        s["distance_m"].as_f64().unwrap() > 5.0,
+        "the demo moves: {s}"
+    );
+    assert!(dir.path().join("run.mcap").metadata().unwrap().len() > 1000);
+}
+
+#[test]
+fn the_default_log_goes_to_runs() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = skipper(&["run", "--until", "1s"], dir.path());
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let logs: Vec<_> = std::fs::read_dir(dir.path().join("runs"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    assert_eq!(logs.len(), 1);
+    assert!(
+        logs[0].starts_with("wander-") && logs[0].ends_with("Z.mcap"),
+        "{logs:?}"
+    );
+}
+
+#[test]
+fn equal_seeds_give_byte_identical_logs() {
+    let dir = tempfile::tempdir().unwrap();
+    let world = examples().join("office.world");
+    let w = world.to_str().unwrap();
+    let run = |log: &str, seed: &str| {
+        let out = skipper(
+            &[
+                "run", "--world", w, "--robots", "4", "--seed", seed, "--until", "60s", "--log",
+                log,
+            ],
+            dir.path(),
+        );
+        assert!(out.status.success(), "{}", text(&out.stderr));
+        std::fs::read(dir.path().join(log)).unwrap()
+    };
+    let a = run("a.mcap", "7");
+    let b = run("b.mcap", "7");
+    assert!(a == b, "same seed, different logs");
+}
+
+#[test]
+fn noise_makes_seeds_matter() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("n.world"),
+        "set odometry_noise 0.05\nbox 0 0 20 20\nrobot r 0 0 0\n",
+    )
+    .unwrap();
+    let run = |log: &str, seed: &str| {
+        let out = skipper(
+            &[
+                "run", "--world", "n.world", "--seed", seed, "--until", "20s", "--log", log,
+            ],
+            dir.path(),
+        );
+        assert!(out.status.success(), "{}", text(&out.stderr));
+        std::fs::read(dir.path().join(log)).unwrap()
+    };
+    assert!(run("a.mcap", "1") != run("b.mcap", "2"));
+}
+
+#[test]
+fn a_bad_world_exits_2_with_file_line_col_and_a_caret() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("bad.world"),
+        "box 0 0 10 10\nrobot r 0 zero\n",
+    )
+    .unwrap();
+    let out = skipper(
+        &["run", "--world", "bad.world", "--until", "1s", "--no-log"],
+        dir.path(),
+    );
+    assert_eq!(out.status.code(), Some(2));
+    let err = text(&out.stderr);
+    assert!(
+        err.contains("bad.world:2:11: expected a number for y, found `zero`"),
+        "{err}"
+    );
+    assert!(err.contains("2 | robot r 0 zero"), "{err}");
+    assert!(err.contains("^^^^"), "{err}");
+    assert!(!err.contains("panicked"), "{err}");
+}
+
+#[test]
+fn a_robot_in_a_wall_exits_2() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("w.world"), "box 0 0 10 10\nrobot r 4.9 0\n").unwrap();
+    let out = skipper(&["run", "--world", "w.world", "--no-log"], dir.path());
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        text(&out.stderr).contains("is inside a wall"),
+        "{}",
+        text(&out.stderr)
+    );
+}
+
+#[test]
+fn bad_flags_and_unknown_controllers_exit_2() {
+    let dir = tempfile::tempdir().unwrap();
+    for args in [
+        vec!["run", "--until", "ten minutes", "--no-log"],
+        vec!["run", "robot.txt", "--no-log"],
+        vec!["run", "--vehicle", "tractor", "--no-log"],
+        vec!["run", "--rate", "0", "--no-log"],
+        vec!["run", "--world", "missing.world", "--no-log"],
+    ] {
+        let out = skipper(&args, dir.path());
+        assert_eq!(
+            out.status.code(),
+            Some(2),
+            "{args:?}: {}",
+            text(&out.stderr)
+        );
+        assert!(!text(&out.stderr).contains("panicked"));
+    }
+}
+
+#[test]
+fn a_map_file_runs_directly() {
+    let dir = tempfile::tempdir().unwrap();
+    let map = examples().join("lab.map");
+    let out = skipper(
+        &[
+            "run",
+            "--world",
+            map.to_str().unwrap(),
+            "--until",
+            "20s",
+            "--no-log",
+        ],
+        dir.path(),
+    );
+    assert!(out.status.success(), "{}", text(&out.stderr));
+}
+
+#[test]
+fn every_command_has_help_with_an_example() {
+    let dir = tempfile::tempdir().unwrap();
+    for args in [
+        vec!["--help"],
+        vec!["run", "--help"],
+        vec!["world", "check", "--help"],
+    ] {
+        let out = skipper(&args, dir.path());
+        assert!(out.status.success());
+        assert!(text(&out.stdout).contains("Examples:"), "{args:?}");
+    }
+}
+
+#[test]
+fn world_check_summarises_or_lists_errors() {
+    let dir = tempfile::tempdir().unwrap();
+    let office = examples().join("office.world");
+    let out = skipper(&["world", "check", office.to_str().unwrap()], dir.path());
+    assert!(out.status.success());
+    assert!(
+        text(&out.stdout).contains("robot      robot1 (p3dx) at (-14.00, 0.00)"),
+        "{}",
+        text(&out.stdout)
+    );
+    std::fs::write(dir.path().join("bad.world"), "wal 1 2 3 4\nball x 1\n").unwrap();
+    let out = skipper(&["world", "check", "bad.world"], dir.path());
+    assert_eq!(out.status.code(), Some(2));
+    let err = text(&out.stderr);
+    assert!(
+        err.contains("bad.world:1:1") && err.contains("bad.world:2:6"),
+        "{err}"
+    );
+}

@@ -1,0 +1,11 @@
+//! Fuzz the MobileSim/ARIA `.map` importer: errors, never panics.
+#![no_main]
+use libfuzzer_sys::fuzz_target;
+
+fuzz_target!(|data: &[u8]| {
+    if let Ok(text) = std::str::from_utf8(data) {
+        if let Ok(spec) = skipper_sim::map_file::parse_map(text, "fuzz.map") {
+            let _ = skipper_sim::GroundWorld::new(&spec, 0);
+        }
+    }
+});
