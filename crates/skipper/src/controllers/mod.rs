@@ -1,6 +1,7 @@
 //! Choosing the controller of a run from the command line: nothing (the built-in
 //! wander-and-avoid demo), a mission (`*.lua`), an XABSL agent (`*.xabsl`) or Soar agents.
 
+pub mod goal;
 pub mod wander;
 
 use crate::exit::Failure;

@@ -1,0 +1,435 @@
+//! The goal runner: drives a robot to goals sent from outside the run (an actionlib
+//! `goto` goal, a click on the dashboard's map), on top of the run's own controller.
+//!
+//! While a goal is active it drives the robot there (turning toward the goal, then
+//! driving, slowing near it, going round what the front sonars see), and the inner
+//! controller is not stepped; with no goal, the inner controller drives (or the robot
+//! stands still if there is none). A new goal preempts the active one; a cancel stops the
+//! robot. Goals and statuses cross threads through a [`GoalHandle`].
+
+use skipper_core::geometry::wrap_rad;
+use skipper_core::{
+    Controller, ControllerError, Cycle, Drive, SignalId, Signals, Status, VehicleInfo,
+};
+use std::sync::{Arc, Mutex};
+
+/// Default distance at which a goal counts as reached (m).
+pub const DEFAULT_TOLERANCE: f64 = 0.15;
+
+/// Where a goal stands.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[serde(tag = "status", rename_all = "snake_case")]
+pub enum GoalStatus {
+    /// Sent, not yet taken up by the robot's cycle.
+    Pending {
+        /// goal id
+        id: u64,
+    },
+    /// Being driven to.
+    Active {
+        /// goal id
+        id: u64,
+        /// distance left (m)
+        distance: f64,
+    },
+    /// Reached; the pose where the robot stopped.
+    Succeeded {
+        /// goal id
+        id: u64,
+        /// x (m)
+        x: f64,
+        /// y (m)
+        y: f64,
+        /// yaw (rad)
+        yaw: f64,
+    },
+    /// Cancelled; the robot stopped.
+    Canceled {
+        /// goal id
+        id: u64,
+    },
+    /// Replaced by a newer goal.
+    Preempted {
+        /// goal id
+        id: u64,
+    },
+    /// Given up.
+    Aborted {
+        /// goal id
+        id: u64,
+        /// why
+        reason: String,
+    },
+}
+
+impl GoalStatus {
+    /// The goal's id.
+    pub fn id(&self) -> u64 {
+        match *self {
+            GoalStatus::Pending { id }
+            | GoalStatus::Active { id, .. }
+            | GoalStatus::Succeeded { id, .. }
+            | GoalStatus::Canceled { id }
+            | GoalStatus::Preempted { id }
+            | GoalStatus::Aborted { id, .. } => id,
+        }
+    }
+    /// `true` once the goal is over.
+    pub fn is_terminal(&self) -> bool {
+        !matches!(self, GoalStatus::Pending { .. } | GoalStatus::Active { .. })
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct Goto {
+    id: u64,
+    x: f64,
+    y: f64,
+    tolerance: f64,
+}
+
+#[derive(Debug, Default)]
+struct Shared {
+    next_id: u64,
+    /// a goal sent and not yet taken up
+    pending: Option<Goto>,
+    cancel: bool,
+    /// statuses in order, for whoever watches (bounded)
+    history: Vec<GoalStatus>,
+    latest: Option<GoalStatus>,
+}
+
+impl Shared {
+    fn publish(&mut self, s: GoalStatus) {
+        if self.history.len() >= 256 {
+            self.history.remove(0);
+        }
+        self.history.push(s.clone());
+        self.latest = Some(s);
+    }
+}
+
+/// Sends goals to a robot's goal runner from any thread.
+#[derive(Debug, Clone, Default)]
+pub struct GoalHandle(Arc<Mutex<Shared>>);
+
+impl GoalHandle {
+    /// Send a goal: drive to (x, y) (m, world frame of the robot's odometry) until within
+    /// `tolerance` m. Returns its id. Preempts any active goal.
+    pub fn goto(&self, x: f64, y: f64, tolerance: f64) -> u64 {
+        let Ok(mut s) = self.0.lock() else { return 0 };
+        s.next_id += 1;
+        let id = s.next_id;
+        let tolerance = if tolerance.is_finite() && tolerance > 0.0 {
+            tolerance
+        } else {
+            DEFAULT_TOLERANCE
+        };
+        s.pending = Some(Goto {
+            id,
+            x,
+            y,
+            tolerance,
+        });
+        s.cancel = false;
+        s.publish(GoalStatus::Pending { id });
+        id
+    }
+    /// Cancel the active or pending goal; the robot stops.
+    pub fn cancel(&self) {
+        if let Ok(mut s) = self.0.lock() {
+            s.cancel = true;
+        }
+    }
+    /// The latest status.
+    pub fn status(&self) -> Option<GoalStatus> {
+        self.0.lock().ok().and_then(|s| s.latest.clone())
+    }
+    /// Statuses since the one at `from` (an index into the bounded history), and the next index.
+    pub fn statuses_since(&self, from: usize) -> (Vec<GoalStatus>, usize) {
+        match self.0.lock() {
+            Ok(s) => (
+                s.history.get(from..).map(<[_]>::to_vec).unwrap_or_default(),
+                s.history.len(),
+            ),
+            Err(_) => (Vec::new(), from),
+        }
+    }
+}
+
+/// A controller that serves goals and otherwise lets an inner controller drive.
+pub struct GoalRunner {
+    inner: Option<Box<dyn Controller>>,
+    handle: GoalHandle,
+    active: Option<Goto>,
+    ids: Option<[SignalId; 3]>,
+    sonar: [Option<SignalId>; 8],
+    name: String,
+    inner_finished: bool,
+}
+
+impl GoalRunner {
+    /// Serve goals on top of `inner` (or of standing still).
+    pub fn new(inner: Option<Box<dyn Controller>>) -> (Self, GoalHandle) {
+        let handle = GoalHandle::default();
+        let name = match &inner {
+            Some(c) => format!("{}+goals", c.name()),
+            None => "goals".into(),
+        };
+        (
+            Self {
+                inner,
+                handle: handle.clone(),
+                active: None,
+                ids: None,
+                sonar: [None; 8],
+                name,
+                inner_finished: false,
+            },
+            handle,
+        )
+    }
+
+    fn range(&self, s: &Signals, k: usize) -> f64 {
+        self.sonar[k]
+            .and_then(|id| s.f64(id))
+            .unwrap_or(f64::INFINITY)
+    }
+}
+
+impl Controller for GoalRunner {
+    fn name(&self) -> &str {
+        &self.name
+    }
+
+    fn start(&mut self, vehicle: &VehicleInfo, s: &Signals) -> Result<(), ControllerError> {
+        let id = |n: &str| {
+            s.id(n).ok_or_else(|| {
+                ControllerError::new(format!(
+                    "goals need the signal {n}, and {} has none",
+                    vehicle.name
+                ))
+            })
+        };
+        self.ids = Some([id("pose.x")?, id("pose.y")?, id("pose.yaw")?]);
+        for (k, slot) in self.sonar.iter_mut().enumerate() {
+            *slot = s.id(&format!("sonar.{k}"));
+        }
+        match self.inner.as_mut() {
+            Some(c) => c.start(vehicle, s),
+            None => Ok(()),
+        }
+    }
+
+    fn step(&mut self, c: &mut Cycle<'_>) -> Result<Status, ControllerError> {
+        let (pending, cancel) = match self.handle.0.lock() {
+            Ok(mut s) => (s.pending.take(), std::mem::take(&mut s.cancel)),
+            Err(_) => (None, false),
+        };
+        let mut publish = |st: GoalStatus, c: &mut Cycle<'_>| {
+            c.events
+                .push(c.now, "goal", serde_json::to_value(&st).unwrap_or_default());
+            if let Ok(mut s) = self.handle.0.lock() {
+                s.publish(st);
+            }
+        };
+        if let Some(g) = pending {
+            if let Some(old) = self.active.take() {
+                publish(GoalStatus::Preempted { id: old.id }, c);
+            }
+            self.active = Some(g);
+        }
+        if cancel {
+            if let Some(old) = self.active.take() {
+                publish(GoalStatus::Canceled { id: old.id }, c);
+                c.actuation.drive = Some(Drive::Stop);
+                return Ok(Status::Running);
+            }
+        }
+        if let (Some(g), Some(ids)) = (self.active, self.ids) {
+            let (Some(x), Some(y), Some(yaw)) = (
+                c.signals.f64(ids[0]),
+                c.signals.f64(ids[1]),
+                c.signals.f64(ids[2]),
+            ) else {
+                self.active = None;
+                publish(
+                    GoalStatus::Aborted {
+                        id: g.id,
+                        reason: "the robot reports no pose".into(),
+                    },
+                    c,
+                );
+                c.actuation.drive = Some(Drive::Stop);
+                return Ok(Status::Running);
+            };
+            let (dx, dy) = (g.x - x, g.y - y);
+            let dist = dx.hypot(dy);
+            if dist <= g.tolerance {
+                self.active = None;
+                c.actuation.drive = Some(Drive::Stop);
+                publish(
+                    GoalStatus::Succeeded {
+                        id: g.id,
+                        x,
+                        y,
+                        yaw,
+                    },
+                    c,
+                );
+                return Ok(Status::Running);
+            }
+            let err = wrap_rad(dy.atan2(dx) - yaw);
+            let front = (2..=5)
+                .map(|k| self.range(c.signals, k))
+                .fold(f64::INFINITY, f64::min);
+            let mut w = (1.5 * err).clamp(-1.0, 1.0);
+            let mut v = if err.abs() < 1.0 {
+                0.5 * err.cos()
+            } else {
+                0.0
+            };
+            v = v.min(0.8 * dist).max(0.0);
+            if front < 0.5 && front < dist {
+                // something close ahead: turn toward the more open side
+                let open_left = self.range(c.signals, 1) + self.range(c.signals, 2)
+                    >= self.range(c.signals, 5) + self.range(c.signals, 6);
+                v = 0.0;
+                w = if open_left { 0.8 } else { -0.8 };
+            }
+            c.actuation.drive = Some(Drive::velocity(v, w));
+            if let Ok(mut s) = self.handle.0.lock() {
+                s.latest = Some(GoalStatus::Active {
+                    id: g.id,
+                    distance: dist,
+                });
+            }
+            return Ok(Status::Running);
+        }
+        match self.inner.as_mut() {
+            Some(inner) if !self.inner_finished => {
+                let st = inner.step(c)?;
+                if st == Status::Finished {
+                    // keep serving goals; the run ends with its time limit or Ctrl-C
+                    self.inner_finished = true;
+                    c.events.push(
+                        c.now,
+                        "controller",
+                        serde_json::json!({"controller": inner.name(), "status": "finished"}),
+                    );
+                }
+                match st {
+                    Status::Aborted(r) => Ok(Status::Aborted(r)),
+                    _ => Ok(Status::Running),
+                }
+            }
+            _ => Ok(Status::Running),
+        }
+    }
+
+    fn state(&self) -> Option<serde_json::Value> {
+        let inner = self.inner.as_ref().and_then(|c| c.state());
+        let goal = self.handle.status();
+        if inner.is_none() && goal.is_none() {
+            return None;
+        }
+        Some(serde_json::json!({"inner": inner, "goal": goal}))
+    }
+
+    fn summary(&self, out: &mut serde_json::Map<String, serde_json::Value>) {
+        if let Some(c) = &self.inner {
+            c.summary(out);
+        }
+    }
+
+    fn finish(&mut self) {
+        if let Some(c) = self.inner.as_mut() {
+            c.finish();
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use skipper_core::{RunConfig, Runner};
+    use skipper_sim::{parse_world, GroundWorld};
+    use std::time::Duration;
+
+    fn runner(world: &str, until: f64) -> (Runner, GoalHandle) {
+        let spec = parse_world(world, "t.world", None).unwrap();
+        let w = GroundWorld::new(&spec, 0).unwrap();
+        let mut r = Runner::new(
+            Box::new(w),
+            RunConfig {
+                until: Some(Duration::from_secs_f64(until)),
+                ..Default::default()
+            },
+        );
+        let (g, h) = GoalRunner::new(None);
+        r.set_controller(0, Box::new(g));
+        (r, h)
+    }
+
+    #[test]
+    fn drives_to_a_goal_and_reports_success() {
+        let (mut r, h) = runner("box 0 0 20 20\nrobot r 0 0 0\n", 40.0);
+        let id = h.goto(3.0, 2.0, 0.1);
+        r.run();
+        match h.status().unwrap() {
+            GoalStatus::Succeeded { id: got, x, y, .. } => {
+                assert_eq!(got, id);
+                assert!((x - 3.0).hypot(y - 2.0) <= 0.1, "stopped at ({x}, {y})");
+            }
+            s => panic!("not reached: {s:?}"),
+        }
+        let (all, _) = h.statuses_since(0);
+        assert_eq!(all.first(), Some(&GoalStatus::Pending { id }));
+    }
+
+    #[test]
+    fn a_new_goal_preempts_and_cancel_stops() {
+        use skipper_core::{Actuation, Events, World};
+        let spec = parse_world("box 0 0 20 20\nrobot r 0 0 0\n", "t.world", None).unwrap();
+        let mut w = GroundWorld::new(&spec, 0).unwrap();
+        let (mut g, h) = GoalRunner::new(None);
+        let mut s = skipper_core::Signals::new();
+        let mut ev = Events::new();
+        let info = w.vehicle(0).unwrap().info().clone();
+        w.vehicle_mut(0)
+            .unwrap()
+            .sense(Duration::ZERO, &mut s, &mut ev);
+        g.start(&info, &s).unwrap();
+        let mut step = |g: &mut GoalRunner, now: u64| {
+            let mut a = Actuation::default();
+            let mut c = Cycle {
+                now: Duration::from_millis(now),
+                dt: Duration::from_millis(100),
+                cycle: now / 100 + 1,
+                robot: 0,
+                vehicle: &info,
+                signals: &s,
+                actuation: &mut a,
+                events: &mut ev,
+            };
+            g.step(&mut c).unwrap();
+            a.drive
+        };
+        let a = h.goto(5.0, 0.0, 0.1);
+        assert!(matches!(step(&mut g, 0), Some(Drive::Channels { .. })));
+        assert!(matches!(h.status(), Some(GoalStatus::Active { id, .. }) if id == a));
+        let b = h.goto(-5.0, 0.0, 0.1);
+        step(&mut g, 100);
+        h.cancel();
+        assert_eq!(step(&mut g, 200), Some(Drive::Stop));
+        let (all, _) = h.statuses_since(0);
+        assert!(all.contains(&GoalStatus::Preempted { id: a }), "{all:?}");
+        assert_eq!(h.status(), Some(GoalStatus::Canceled { id: b }));
+        let kinds: Vec<_> = ev
+            .as_slice()
+            .iter()
+            .map(|e| e.data["status"].as_str().unwrap_or("").to_string())
+            .collect();
+        assert_eq!(kinds, ["preempted", "canceled"]);
+    }
+}
