@@ -226,7 +226,7 @@ impl Controller for GoalRunner {
             Ok(mut s) => (s.pending.take(), std::mem::take(&mut s.cancel)),
             Err(_) => (None, false),
         };
-        let mut publish = |st: GoalStatus, c: &mut Cycle<'_>| {
+        let publish = |st: GoalStatus, c: &mut Cycle<'_>| {
             c.events
                 .push(c.now, "goal", serde_json::to_value(&st).unwrap_or_default());
             if let Ok(mut s) = self.handle.0.lock() {
