@@ -1,0 +1,219 @@
+//! `actionlib_msgs` (GoalID, GoalStatus, GoalStatusArray), the [`Action`] trait that ties
+//! an action's goal, result and feedback together, and the three wrapped messages that go
+//! on the wire (`XActionGoal`, `XActionResult`, `XActionFeedback`).
+
+use super::common::Header;
+use super::{DecodeError, Field, Message, Reader};
+use crate::ros_message;
+use crate::time::Time;
+use std::fmt;
+
+ros_message! {
+    /// `actionlib_msgs/GoalID`: a goal's id and stamp (also the cancel message).
+    pub struct GoalId = "actionlib_msgs/GoalID" { pub stamp: Time, pub id: String }
+}
+ros_message! {
+    /// `actionlib_msgs/GoalStatus`: a goal's id, status code and text.
+    pub struct GoalStatus = "actionlib_msgs/GoalStatus" { pub goal_id: GoalId, pub status: u8, pub text: String }
+}
+ros_message! {
+    /// `actionlib_msgs/GoalStatusArray`: every goal a server tracks.
+    pub struct GoalStatusArray = "actionlib_msgs/GoalStatusArray" { pub header: Header, pub status_list: Vec<GoalStatus> }
+}
+
+impl GoalStatus {
+    /// The status code, if it is one of the ten known.
+    pub fn code(&self) -> Option<StatusCode> {
+        StatusCode::from_u8(self.status)
+    }
+}
+
+/// The status codes of `actionlib_msgs/GoalStatus`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[repr(u8)]
+pub enum StatusCode {
+    /// received, not yet accepted or rejected
+    Pending = 0,
+    /// accepted, executing
+    Active = 1,
+    /// cancelled after it started, execution over
+    Preempted = 2,
+    /// finished successfully
+    Succeeded = 3,
+    /// the server gave up during execution
+    Aborted = 4,
+    /// refused without processing
+    Rejected = 5,
+    /// cancel received while active, not yet finished
+    Preempting = 6,
+    /// cancel received while pending, not yet confirmed
+    Recalling = 7,
+    /// cancelled before it started
+    Recalled = 8,
+    /// client-side verdict: the server forgot the goal
+    Lost = 9,
+}
+
+impl StatusCode {
+    /// All ten, in code order.
+    pub const ALL: [StatusCode; 10] = [
+        StatusCode::Pending,
+        StatusCode::Active,
+        StatusCode::Preempted,
+        StatusCode::Succeeded,
+        StatusCode::Aborted,
+        StatusCode::Rejected,
+        StatusCode::Preempting,
+        StatusCode::Recalling,
+        StatusCode::Recalled,
+        StatusCode::Lost,
+    ];
+    /// The code for a byte.
+    pub fn from_u8(b: u8) -> Option<Self> {
+        Self::ALL.get(usize::from(b)).copied()
+    }
+    /// The ROS name (`SUCCEEDED`).
+    pub fn name(self) -> &'static str {
+        match self {
+            StatusCode::Pending => "PENDING",
+            StatusCode::Active => "ACTIVE",
+            StatusCode::Preempted => "PREEMPTED",
+            StatusCode::Succeeded => "SUCCEEDED",
+            StatusCode::Aborted => "ABORTED",
+            StatusCode::Rejected => "REJECTED",
+            StatusCode::Preempting => "PREEMPTING",
+            StatusCode::Recalling => "RECALLING",
+            StatusCode::Recalled => "RECALLED",
+            StatusCode::Lost => "LOST",
+        }
+    }
+    /// `true` for the states a goal never leaves.
+    pub fn is_terminal(self) -> bool {
+        matches!(
+            self,
+            StatusCode::Preempted
+                | StatusCode::Succeeded
+                | StatusCode::Aborted
+                | StatusCode::Rejected
+                | StatusCode::Recalled
+                | StatusCode::Lost
+        )
+    }
+}
+
+impl fmt::Display for StatusCode {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// An action: its `package/Name` and its goal, result and feedback messages.
+pub trait Action: Send + Sync + 'static {
+    /// `package/Name` (`skipper_msgs/Goto`); the wire types are `<NAME>ActionGoal`, ...
+    const NAME: &'static str;
+    /// The goal (`XGoal`).
+    type Goal: Message;
+    /// The result (`XResult`).
+    type Result: Message;
+    /// The feedback (`XFeedback`).
+    type Feedback: Message;
+}
+
+fn intern(s: String) -> &'static str {
+    super::defs::intern(s)
+}
+
+/// `XActionGoal`: header, goal id, goal.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct ActionGoal<G> {
+    /// header
+    pub header: Header,
+    /// the goal's id and stamp
+    pub goal_id: GoalId,
+    /// the goal
+    pub goal: G,
+}
+
+/// `XActionResult`: header, the goal's final status, result.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct ActionResult<R> {
+    /// header
+    pub header: Header,
+    /// the goal's status (terminal)
+    pub status: GoalStatus,
+    /// the result
+    pub result: R,
+}
+
+/// `XActionFeedback`: header, the goal's status, feedback.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct ActionFeedback<F> {
+    /// header
+    pub header: Header,
+    /// the goal's current status
+    pub status: GoalStatus,
+    /// the feedback
+    pub feedback: F,
+}
+
+/// Names the action a wrapped message belongs to (`Goto` for `GotoGoal`): implemented by
+/// [`action_type!`](crate::action_type) for an action's goal, result and feedback.
+pub trait ActionPart: Message {
+    /// `package/Name` of the action.
+    const ACTION: &'static str;
+}
+
+macro_rules! wrapped {
+    ($t:ident, $suffix:literal, $second:ident: $st:ty, $third:ident) => {
+        impl<P: ActionPart> Message for $t<P> {
+            fn type_name() -> &'static str {
+                static NAMES: std::sync::OnceLock<
+                    std::sync::Mutex<std::collections::HashMap<&'static str, &'static str>>,
+                > = std::sync::OnceLock::new();
+                let m = NAMES.get_or_init(Default::default);
+                let mut m = match m.lock() {
+                    Ok(g) => g,
+                    Err(p) => p.into_inner(),
+                };
+                m.entry(P::ACTION)
+                    .or_insert_with(|| intern(format!("{}{}", P::ACTION, $suffix)))
+            }
+            fn encode(&self, w: &mut Vec<u8>) {
+                self.header.put(w);
+                self.$second.put(w);
+                self.$third.encode(w);
+            }
+            fn decode_fields(r: &mut Reader<'_>) -> Result<Self, DecodeError> {
+                Ok(Self {
+                    header: Header::get(r)?,
+                    $second: <$st>::get(r)?,
+                    $third: P::decode_fields(r)?,
+                })
+            }
+        }
+    };
+}
+wrapped!(ActionGoal, "ActionGoal", goal_id: GoalId, goal);
+wrapped!(ActionResult, "ActionResult", status: GoalStatus, result);
+wrapped!(ActionFeedback, "ActionFeedback", status: GoalStatus, feedback);
+
+/// Declare an action type from its three messages (declared with
+/// [`ros_message!`](crate::ros_message)); the `.action` text must be registered with
+/// [`defs::register_action`](super::defs::register_action) for md5sums and definitions.
+#[macro_export]
+macro_rules! action_type {
+    ($(#[$m:meta])* $vis:vis $name:ident = $ty:literal { goal: $g:ty, result: $r:ty, feedback: $f:ty }) => {
+        $(#[$m])*
+        #[derive(Debug, Clone, Copy, Default)]
+        $vis struct $name;
+        impl $crate::msg::actionlib_msgs::Action for $name {
+            const NAME: &'static str = $ty;
+            type Goal = $g;
+            type Result = $r;
+            type Feedback = $f;
+        }
+        impl $crate::msg::actionlib_msgs::ActionPart for $g { const ACTION: &'static str = $ty; }
+        impl $crate::msg::actionlib_msgs::ActionPart for $r { const ACTION: &'static str = $ty; }
+        impl $crate::msg::actionlib_msgs::ActionPart for $f { const ACTION: &'static str = $ty; }
+    };
+}

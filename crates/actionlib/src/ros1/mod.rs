@@ -1,0 +1,1 @@
+//! ROS 1 transport (to come).

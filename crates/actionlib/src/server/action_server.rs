@@ -1,0 +1,467 @@
+//! The multi-goal ActionServer (rules A-1..A-10): goal and cancel bookkeeping, generated
+//! goal ids, stale goals against the last cancel, placeholder trackers, and the status
+//! list with its timeout. Transport-free: messages come in through
+//! [`ActionServer::handle_goal`] / [`ActionServer::handle_cancel`] and go out through a
+//! [`ServerSink`].
+
+use super::goal_handle::{transition, GoalEvent, ServerGoalHandle};
+use crate::error::ActionError;
+use crate::msg::actionlib_msgs::{
+    Action, ActionFeedback, ActionGoal, ActionResult, GoalId, GoalStatus, GoalStatusArray,
+    StatusCode,
+};
+use crate::msg::common::Header;
+use crate::time::{Clock, Time};
+use crate::transport::ServerSink;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, MutexGuard, RwLock};
+use std::time::Duration;
+
+/// Text of a goal cancelled because its stamp is not after the last cancel.
+pub const STALE_GOAL_TEXT: &str = "This goal handle was canceled by the action server because its timestamp is before the timestamp of the last cancel request";
+
+/// Settings of an action server.
+#[derive(Debug, Clone)]
+pub struct ServerConfig {
+    /// The node name, for generated goal ids and as the status publisher's caller id.
+    pub node_name: String,
+    /// How often the status list is published (Hz; `actionlib_status_frequency`, default
+    /// 5; <= 0 disables the timer).
+    pub status_frequency: f64,
+    /// How long a finished goal stays in the status list (`status_list_timeout`, 5 s).
+    pub status_list_timeout: Duration,
+}
+
+impl Default for ServerConfig {
+    fn default() -> Self {
+        Self {
+            node_name: "/skipper".into(),
+            status_frequency: 5.0,
+            status_list_timeout: Duration::from_secs(5),
+        }
+    }
+}
+
+/// A user callback with a goal handle.
+pub type GoalCallback<A> = Arc<dyn Fn(ServerGoalHandle<A>) + Send + Sync>;
+
+struct Tracker<A: Action> {
+    status: GoalStatus,
+    goal: Arc<A::Goal>,
+    id: Arc<str>,
+    /// zero while the goal lives; set when it ends (G-6) or for a placeholder
+    destruction: Time,
+}
+
+struct State<A: Action> {
+    trackers: Vec<Tracker<A>>,
+    last_cancel: Time,
+    started: bool,
+    sink: Option<Arc<dyn ServerSink<A>>>,
+    status_seq: u32,
+    result_seq: u32,
+    feedback_seq: u32,
+}
+
+pub(crate) struct ServerShared<A: Action> {
+    state: Mutex<State<A>>,
+    clock: Arc<dyn Clock>,
+    config: ServerConfig,
+    goal_cb: RwLock<Option<GoalCallback<A>>>,
+    cancel_cb: RwLock<Option<GoalCallback<A>>>,
+}
+
+/// A multi-goal action server (ros/actionlib's `ActionServer`).
+pub struct ActionServer<A: Action> {
+    pub(crate) shared: Arc<ServerShared<A>>,
+}
+
+impl<A: Action> Clone for ActionServer<A> {
+    fn clone(&self) -> Self {
+        Self {
+            shared: self.shared.clone(),
+        }
+    }
+}
+
+static GOAL_COUNTER: AtomicU64 = AtomicU64::new(0);
+
+/// A new goal id: `<node name>-<process-wide counter>-<secs>.<nsecs>`.
+pub fn generate_goal_id(node_name: &str, now: Time) -> String {
+    let n = GOAL_COUNTER.fetch_add(1, Ordering::SeqCst) + 1;
+    format!("{node_name}-{n}-{}.{}", now.secs, now.nsecs)
+}
+
+fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+    match m.lock() {
+        Ok(g) => g,
+        Err(p) => p.into_inner(),
+    }
+}
+
+fn get_cb<A: Action>(c: &RwLock<Option<GoalCallback<A>>>) -> Option<GoalCallback<A>> {
+    match c.read() {
+        Ok(g) => g.clone(),
+        Err(p) => p.into_inner().clone(),
+    }
+}
+
+impl<A: Action> ActionServer<A> {
+    /// A server reading time from `clock`; not started and not connected to any
+    /// transport yet.
+    pub fn new(config: ServerConfig, clock: Arc<dyn Clock>) -> Self {
+        Self {
+            shared: Arc::new(ServerShared {
+                state: Mutex::new(State {
+                    trackers: Vec::new(),
+                    last_cancel: Time::ZERO,
+                    started: false,
+                    sink: None,
+                    status_seq: 0,
+                    result_seq: 0,
+                    feedback_seq: 0,
+                }),
+                clock,
+                config,
+                goal_cb: RwLock::new(None),
+                cancel_cb: RwLock::new(None),
+            }),
+        }
+    }
+
+    /// The settings.
+    pub fn config(&self) -> &ServerConfig {
+        &self.shared.config
+    }
+
+    /// The clock.
+    pub fn clock(&self) -> &Arc<dyn Clock> {
+        &self.shared.clock
+    }
+
+    /// Where outgoing messages go (a transport calls this once it is ready).
+    pub fn connect(&self, sink: Arc<dyn ServerSink<A>>) {
+        lock(&self.shared.state).sink = Some(sink);
+    }
+
+    /// Call `cb` with the handle of every new goal.
+    pub fn register_goal_callback(&self, cb: impl Fn(ServerGoalHandle<A>) + Send + Sync + 'static) {
+        if let Ok(mut g) = self.shared.goal_cb.write() {
+            *g = Some(Arc::new(cb));
+        }
+    }
+
+    /// Call `cb` with the handle of a goal a client asked to cancel (only when that
+    /// request changed the goal's state, G-7).
+    pub fn register_cancel_callback(
+        &self,
+        cb: impl Fn(ServerGoalHandle<A>) + Send + Sync + 'static,
+    ) {
+        if let Ok(mut g) = self.shared.cancel_cb.write() {
+            *g = Some(Arc::new(cb));
+        }
+    }
+
+    /// start processing messages; publishes the status list at once.
+    pub fn start(&self) {
+        let mut st = lock(&self.shared.state);
+        st.started = true;
+        self.shared.publish_status(&mut st);
+    }
+
+    /// Stop processing messages.
+    pub fn shutdown(&self) {
+        lock(&self.shared.state).started = false;
+    }
+
+    /// `true` between start and shutdown.
+    pub fn is_started(&self) -> bool {
+        lock(&self.shared.state).started
+    }
+
+    /// Publish the status list now (the transport's timer calls this at
+    /// `status_frequency`, A-9).
+    pub fn publish_status(&self) {
+        let mut st = lock(&self.shared.state);
+        if st.started {
+            self.shared.publish_status(&mut st);
+        }
+    }
+
+    /// The status list as it would be published now (pruned, A-9).
+    pub fn status_list(&self) -> Vec<GoalStatus> {
+        let mut st = lock(&self.shared.state);
+        self.shared.prune(&mut st);
+        st.trackers.iter().map(|t| t.status.clone()).collect()
+    }
+
+    /// The last cancel stamp.
+    pub fn last_cancel(&self) -> Time {
+        lock(&self.shared.state).last_cancel
+    }
+
+    /// A goal message arrived (A-3..A-5).
+    pub fn handle_goal(&self, msg: ActionGoal<A::Goal>) {
+        let sh = &self.shared;
+        let now = sh.clock.now();
+        let handle = {
+            let mut st = lock(&sh.state);
+            if !st.started {
+                return;
+            }
+            let ActionGoal {
+                goal_id, goal: g, ..
+            } = msg;
+            if !goal_id.id.is_empty() {
+                if let Some(i) = st.trackers.iter().position(|t| *t.id == *goal_id.id) {
+                    // a duplicate; a goal whose cancel came first is recalled now
+                    let t = &mut st.trackers[i];
+                    if !t.destruction.is_zero() {
+                        t.destruction = now;
+                    }
+                    if t.status.status == StatusCode::Recalling as u8 {
+                        t.status.status = StatusCode::Recalled as u8;
+                        t.destruction = now;
+                        let status = t.status.clone();
+                        sh.publish_result(&mut st, status, A::Result::default(), now);
+                        sh.publish_status(&mut st);
+                    }
+                    return;
+                }
+            }
+            //
+            let id: Arc<str> = if goal_id.id.is_empty() {
+                generate_goal_id(&sh.config.node_name, now).into()
+            } else {
+                goal_id.id.into()
+            };
+            let stamp = if goal_id.stamp.is_zero() {
+                now
+            } else {
+                goal_id.stamp
+            };
+            let goal = Arc::new(g);
+            st.trackers.push(Tracker {
+                status: GoalStatus {
+                    goal_id: GoalId {
+                        stamp,
+                        id: id.to_string(),
+                    },
+                    status: StatusCode::Pending as u8,
+                    text: String::new(),
+                },
+                goal: goal.clone(),
+                id: id.clone(),
+                destruction: Time::ZERO,
+            });
+            let handle = ServerGoalHandle {
+                server: sh.clone(),
+                id: id.clone(),
+                stamp,
+                goal,
+            };
+            // not after the last cancel -> recalled at once
+            if stamp <= st.last_cancel {
+                let _ = sh.apply_locked(
+                    &mut st,
+                    &id,
+                    GoalEvent::Cancel,
+                    Some(None),
+                    STALE_GOAL_TEXT,
+                    now,
+                );
+                return;
+            }
+            handle
+        };
+        if let Some(cb) = get_cb(&sh.goal_cb) {
+            cb(handle);
+        }
+    }
+
+    /// A cancel message arrived (A-6..A-8).
+    pub fn handle_cancel(&self, cancel: GoalId) {
+        let sh = &self.shared;
+        let now = sh.clock.now();
+        let mut to_notify = Vec::new();
+        {
+            let mut st = lock(&sh.state);
+            if !st.started {
+                return;
+            }
+            let all = cancel.id.is_empty() && cancel.stamp.is_zero();
+            let mut found = false;
+            let mut changed = false;
+            for t in st.trackers.iter_mut() {
+                let by_id = !cancel.id.is_empty() && *t.id == *cancel.id;
+                found |= by_id;
+                let by_stamp = !cancel.stamp.is_zero() && t.status.goal_id.stamp <= cancel.stamp;
+                if !(all || by_id || by_stamp) {
+                    continue;
+                }
+                let Some(from) = StatusCode::from_u8(t.status.status) else {
+                    continue;
+                };
+                if let Some(to) = transition(from, GoalEvent::CancelRequest) {
+                    t.status.status = to as u8;
+                    changed = true;
+                    to_notify.push(ServerGoalHandle {
+                        server: sh.clone(),
+                        id: t.id.clone(),
+                        stamp: t.status.goal_id.stamp,
+                        goal: t.goal.clone(),
+                    });
+                }
+            }
+            if !cancel.id.is_empty() && !found {
+                // remember the cancel for a goal that has not arrived yet
+                st.trackers.push(Tracker {
+                    status: GoalStatus {
+                        goal_id: cancel.clone(),
+                        status: StatusCode::Recalling as u8,
+                        text: String::new(),
+                    },
+                    goal: Arc::new(A::Goal::default()),
+                    id: cancel.id.as_str().into(),
+                    destruction: now,
+                });
+            }
+            if cancel.stamp > st.last_cancel {
+                st.last_cancel = cancel.stamp;
+            }
+            if changed {
+                sh.publish_status(&mut st);
+            }
+        }
+        if let Some(cb) = get_cb(&sh.cancel_cb) {
+            for h in to_notify {
+                cb(h);
+            }
+        }
+    }
+}
+
+impl<A: Action> ServerShared<A> {
+    fn prune(&self, st: &mut State<A>) {
+        let now = self.clock.now();
+        let timeout = self.config.status_list_timeout;
+        st.trackers
+            .retain(|t| t.destruction.is_zero() || t.destruction.plus(timeout) >= now);
+    }
+
+    fn publish_status(&self, st: &mut State<A>) {
+        self.prune(st);
+        let Some(sink) = st.sink.clone() else {
+            return;
+        };
+        st.status_seq = st.status_seq.wrapping_add(1);
+        let msg = GoalStatusArray {
+            header: Header {
+                seq: st.status_seq,
+                stamp: self.clock.now(),
+                frame_id: String::new(),
+            },
+            status_list: st.trackers.iter().map(|t| t.status.clone()).collect(),
+        };
+        sink.publish_status(&msg);
+    }
+
+    fn publish_result(&self, st: &mut State<A>, status: GoalStatus, result: A::Result, now: Time) {
+        let Some(sink) = st.sink.clone() else {
+            return;
+        };
+        st.result_seq = st.result_seq.wrapping_add(1);
+        sink.publish_result(&ActionResult {
+            header: Header {
+                seq: st.result_seq,
+                stamp: now,
+                frame_id: String::new(),
+            },
+            status,
+            result,
+        });
+    }
+
+    pub(crate) fn status_of(&self, id: &str) -> Option<(StatusCode, String)> {
+        let st = lock(&self.state);
+        st.trackers
+            .iter()
+            .find(|t| *t.id == *id)
+            .and_then(|t| Some((StatusCode::from_u8(t.status.status)?, t.status.text.clone())))
+    }
+
+    /// Apply a user event to a goal. `result`: `None` for accept; `Some(r)` for the
+    /// terminal events (a missing `r` means a default result).
+    pub(crate) fn apply(
+        &self,
+        id: &str,
+        ev: GoalEvent,
+        result: Option<Option<A::Result>>,
+        text: &str,
+    ) -> Result<(), ActionError> {
+        let now = self.clock.now();
+        let mut st = lock(&self.state);
+        self.apply_locked(&mut st, id, ev, result, text, now)
+    }
+
+    fn apply_locked(
+        &self,
+        st: &mut State<A>,
+        id: &str,
+        ev: GoalEvent,
+        result: Option<Option<A::Result>>,
+        text: &str,
+        now: Time,
+    ) -> Result<(), ActionError> {
+        let t = st
+            .trackers
+            .iter_mut()
+            .find(|t| *t.id == *id)
+            .ok_or_else(|| ActionError::NotTracked(id.to_string()))?;
+        let from = StatusCode::from_u8(t.status.status).unwrap_or(StatusCode::Lost);
+        let Some(to) = transition(from, ev) else {
+            tracing::error!("goal {id}: cannot {} a goal that is {from}", ev.verb());
+            return Err(ActionError::InvalidTransition {
+                goal: id.to_string(),
+                from,
+                action: ev.verb(),
+            });
+        };
+        t.status.status = to as u8;
+        t.status.text.clear();
+        t.status.text.push_str(text);
+        if to.is_terminal() {
+            // G-6: one result, then the status list
+            t.destruction = now;
+            let status = t.status.clone();
+            self.publish_result(st, status, result.flatten().unwrap_or_default(), now);
+        }
+        self.publish_status(st);
+        Ok(())
+    }
+
+    pub(crate) fn feedback(&self, id: &str, feedback: A::Feedback) -> Result<(), ActionError> {
+        let now = self.clock.now();
+        let mut st = lock(&self.state);
+        let status = st
+            .trackers
+            .iter()
+            .find(|t| *t.id == *id)
+            .map(|t| t.status.clone())
+            .ok_or_else(|| ActionError::NotTracked(id.to_string()))?;
+        let Some(sink) = st.sink.clone() else {
+            return Ok(());
+        };
+        st.feedback_seq = st.feedback_seq.wrapping_add(1);
+        sink.publish_feedback(&ActionFeedback {
+            header: Header {
+                seq: st.feedback_seq,
+                stamp: now,
+                frame_id: String::new(),
+            },
+            status,
+            feedback,
+        });
+        Ok(())
+    }
+}

@@ -1,0 +1,245 @@
+//! The in-process transport: action servers and clients in one process exchange the same
+//! messages they would over ROS, through a queue. [`InProcBus::pump`] delivers what is
+//! queued on the calling thread (deterministic: tests drive it step by step);
+//! [`InProcBus::spawn`] delivers on a thread of its own. The status is latched: a client
+//! that attaches late gets the last status list at once.
+
+use crate::client::action_client::ActionClient;
+use crate::msg::actionlib_msgs::{
+    Action, ActionFeedback, ActionGoal, ActionResult, GoalId, GoalStatusArray,
+};
+use crate::server::action_server::ActionServer;
+use crate::transport::{ClientSink, ServerSink};
+use std::collections::VecDeque;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Condvar, Mutex, MutexGuard};
+use std::thread::JoinHandle;
+use std::time::Duration;
+
+enum Envelope<A: Action> {
+    Goal(ActionGoal<A::Goal>),
+    Cancel(GoalId),
+    Status(Arc<str>, GoalStatusArray),
+    Result(ActionResult<A::Result>),
+    Feedback(ActionFeedback<A::Feedback>),
+}
+
+struct Bus<A: Action> {
+    queue: Mutex<VecDeque<Envelope<A>>>,
+    ready: Condvar,
+    servers: Mutex<Vec<(Arc<str>, ActionServer<A>)>>,
+    clients: Mutex<Vec<ActionClient<A>>>,
+    latched: Mutex<Option<(Arc<str>, GoalStatusArray)>>,
+    stop: AtomicBool,
+}
+
+/// A message bus for one action between servers and clients of this process.
+pub struct InProcBus<A: Action> {
+    bus: Arc<Bus<A>>,
+}
+
+impl<A: Action> Clone for InProcBus<A> {
+    fn clone(&self) -> Self {
+        Self {
+            bus: self.bus.clone(),
+        }
+    }
+}
+
+impl<A: Action> Default for InProcBus<A> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+    match m.lock() {
+        Ok(g) => g,
+        Err(p) => p.into_inner(),
+    }
+}
+
+struct ServerPort<A: Action> {
+    bus: Arc<Bus<A>>,
+    name: Arc<str>,
+}
+
+impl<A: Action> Bus<A> {
+    fn push(&self, e: Envelope<A>) {
+        lock(&self.queue).push_back(e);
+        self.ready.notify_one();
+    }
+}
+
+impl<A: Action> ServerSink<A> for ServerPort<A> {
+    fn publish_status(&self, msg: &GoalStatusArray) {
+        *lock(&self.bus.latched) = Some((self.name.clone(), msg.clone()));
+        self.bus
+            .push(Envelope::Status(self.name.clone(), msg.clone()));
+    }
+    fn publish_result(&self, msg: &ActionResult<A::Result>) {
+        self.bus.push(Envelope::Result(msg.clone()));
+    }
+    fn publish_feedback(&self, msg: &ActionFeedback<A::Feedback>) {
+        self.bus.push(Envelope::Feedback(msg.clone()));
+    }
+}
+
+struct ClientPort<A: Action> {
+    bus: Arc<Bus<A>>,
+}
+
+impl<A: Action> ClientSink<A> for ClientPort<A> {
+    fn publish_goal(&self, msg: &ActionGoal<A::Goal>) {
+        self.bus.push(Envelope::Goal(msg.clone()));
+    }
+    fn publish_cancel(&self, msg: &GoalId) {
+        self.bus.push(Envelope::Cancel(msg.clone()));
+    }
+    fn server_connected(&self, server: &str) -> bool {
+        lock(&self.bus.servers).iter().any(|(n, _)| &**n == server)
+    }
+}
+
+impl<A: Action> InProcBus<A> {
+    /// An empty bus.
+    pub fn new() -> Self {
+        Self {
+            bus: Arc::new(Bus {
+                queue: Mutex::new(VecDeque::new()),
+                ready: Condvar::new(),
+                servers: Mutex::new(Vec::new()),
+                clients: Mutex::new(Vec::new()),
+                latched: Mutex::new(None),
+                stop: AtomicBool::new(false),
+            }),
+        }
+    }
+
+    /// Connect a server (its caller id is its node name).
+    pub fn attach_server(&self, server: &ActionServer<A>) {
+        let name: Arc<str> = server.config().node_name.as_str().into();
+        lock(&self.bus.servers).push((name.clone(), server.clone()));
+        server.connect(Arc::new(ServerPort {
+            bus: self.bus.clone(),
+            name,
+        }));
+    }
+
+    /// Connect a client; it gets the latched status list with the next delivery.
+    pub fn attach_client(&self, client: &ActionClient<A>) {
+        lock(&self.bus.clients).push(client.clone());
+        client.connect(Arc::new(ClientPort {
+            bus: self.bus.clone(),
+        }));
+        let latched = lock(&self.bus.latched).clone();
+        if let Some((name, msg)) = latched {
+            self.bus.push(Envelope::Status(name, msg));
+        }
+    }
+
+    /// Deliver everything queued (including what deliveries queue in turn); returns how
+    /// many messages were delivered.
+    pub fn pump(&self) -> usize {
+        let mut n = 0;
+        loop {
+            let Some(e) = lock(&self.bus.queue).pop_front() else {
+                return n;
+            };
+            self.deliver(e);
+            n += 1;
+        }
+    }
+
+    /// Deliver at most one message; `false` if the queue was empty.
+    pub fn pump_one(&self) -> bool {
+        match lock(&self.bus.queue).pop_front() {
+            Some(e) => {
+                self.deliver(e);
+                true
+            }
+            None => false,
+        }
+    }
+
+    fn deliver(&self, e: Envelope<A>) {
+        match e {
+            Envelope::Goal(g) => {
+                let servers: Vec<_> = lock(&self.bus.servers)
+                    .iter()
+                    .map(|s| s.1.clone())
+                    .collect();
+                for s in servers {
+                    s.handle_goal(g.clone());
+                }
+            }
+            Envelope::Cancel(c) => {
+                let servers: Vec<_> = lock(&self.bus.servers)
+                    .iter()
+                    .map(|s| s.1.clone())
+                    .collect();
+                for s in servers {
+                    s.handle_cancel(c.clone());
+                }
+            }
+            Envelope::Status(from, msg) => {
+                for c in lock(&self.bus.clients).clone() {
+                    c.handle_status(&from, &msg);
+                }
+            }
+            Envelope::Result(r) => {
+                for c in lock(&self.bus.clients).clone() {
+                    c.handle_result(&r);
+                }
+            }
+            Envelope::Feedback(f) => {
+                for c in lock(&self.bus.clients).clone() {
+                    c.handle_feedback(&f);
+                }
+            }
+        }
+    }
+
+    /// Deliver on a thread of its own until the returned guard is dropped.
+    pub fn spawn(&self) -> PumpThread {
+        let me = self.clone();
+        let stop = Arc::new(AtomicBool::new(false));
+        let stop2 = stop.clone();
+        let bus = self.bus.clone();
+        let thread = std::thread::Builder::new()
+            .name("actionlib-inproc".into())
+            .spawn(move || {
+                while !stop2.load(Ordering::SeqCst) && !me.bus.stop.load(Ordering::SeqCst) {
+                    if me.pump() == 0 {
+                        let q = lock(&me.bus.queue);
+                        if q.is_empty() {
+                            let _ = me.bus.ready.wait_timeout(q, Duration::from_millis(50));
+                        }
+                    }
+                }
+            })
+            .ok();
+        PumpThread {
+            stop,
+            thread,
+            wake: Box::new(move || bus.ready.notify_all()),
+        }
+    }
+}
+
+/// The delivery thread of [`InProcBus::spawn`]; stops when dropped.
+pub struct PumpThread {
+    stop: Arc<AtomicBool>,
+    thread: Option<JoinHandle<()>>,
+    wake: Box<dyn Fn() + Send>,
+}
+
+impl Drop for PumpThread {
+    fn drop(&mut self) {
+        self.stop.store(true, Ordering::SeqCst);
+        (self.wake)();
+        if let Some(t) = self.thread.take() {
+            let _ = t.join();
+        }
+    }
+}

@@ -1,0 +1,34 @@
+//! What a transport provides to the state machines: a sink for each side's outgoing
+//! messages. The transports are [`inproc`] (same process, queued, deterministic) and
+//! [`crate::ros1`] (ROS 1 over XML-RPC + TCPROS).
+
+pub mod inproc;
+
+use crate::msg::actionlib_msgs::{
+    Action, ActionFeedback, ActionGoal, ActionResult, GoalId, GoalStatusArray,
+};
+
+/// Where an action server's messages go (`<ns>/status`, `<ns>/result`, `<ns>/feedback`).
+/// Implementations must not block and must not call back into the server.
+pub trait ServerSink<A: Action>: Send + Sync {
+    /// The status list (latched).
+    fn publish_status(&self, msg: &GoalStatusArray);
+    /// A goal's result.
+    fn publish_result(&self, msg: &ActionResult<A::Result>);
+    /// A goal's feedback.
+    fn publish_feedback(&self, msg: &ActionFeedback<A::Feedback>);
+}
+
+/// Where an action client's messages go (`<ns>/goal`, `<ns>/cancel`).
+/// Implementations must not block and must not call back into the client.
+pub trait ClientSink<A: Action>: Send + Sync {
+    /// A goal.
+    fn publish_goal(&self, msg: &ActionGoal<A::Goal>);
+    /// A cancel request.
+    fn publish_cancel(&self, msg: &GoalId);
+    /// Whether the server known by caller id `server` is connected both ways: our goal
+    /// and cancel reach it, its result and feedback reach us (rule C-9).
+    fn server_connected(&self, _server: &str) -> bool {
+        true
+    }
+}
