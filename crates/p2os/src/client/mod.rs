@@ -1,0 +1,1 @@
+//! The client driver (what ARIA does).

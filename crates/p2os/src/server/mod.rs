@@ -1,0 +1,1 @@
+//! The robot server (what MobileSim does).
