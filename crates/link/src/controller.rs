@@ -1,0 +1,226 @@
+//! The link as a [`Controller`]: each cycle it takes the agent's step from a [`Port`]
+//! (a Soar bridge over a pipe, a client of `skipper link serve` over TCP), runs the
+//! link's cycle, records statuses as `command_status` events, and sends the statuses
+//! and input-link diff back.
+//!
+//! With a lock-step port (the Soar bridge), every Skipper cycle is one decision cycle:
+//! the bridge sends the output of decision cycle `n` from its after-output callback and
+//! waits there for the reply, as the reference environment processes output and then
+//! updates input in that callback. A polling port (the link server) may have nothing in
+//! a cycle; the link still runs (the running command is checked, the drive stays
+//! latched) and the input changes accumulate until the agent's next step. A port that
+//! reports silence makes the robot stop.
+
+use crate::link::{Link, Update};
+use crate::wire::{encode_input, Step};
+use crate::LinkError;
+use skipper_core::{Controller, ControllerError, Cycle, Drive, Signals, Status, VehicleInfo};
+use std::time::Duration;
+
+/// What a port got from the agent this cycle.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Received {
+    /// a step (in the buffer given to [`Port::receive`])
+    Step,
+    /// nothing this cycle
+    Nothing,
+    /// nothing for too long: the robot must stop
+    Silent,
+    /// the agent halted
+    Halted,
+}
+
+/// The agent's end of a link.
+pub trait Port {
+    /// The agent's next step into `step` (cleared first). A lock-step port blocks until
+    /// it comes; a polling port returns [`Received::Nothing`] if none is there.
+    fn receive(&mut self, step: &mut Step) -> Result<Received, LinkError>;
+    /// Send one `input` line (without the newline).
+    fn send(&mut self, line: &[u8]) -> Result<(), LinkError>;
+    /// Called once when the run ends.
+    fn close(&mut self) {}
+}
+
+/// A link driving one vehicle for one agent.
+pub struct LinkController<P: Port> {
+    name: String,
+    link: Link,
+    port: P,
+    step: Step,
+    update: Update,
+    line: Vec<u8>,
+    reported: usize,
+    dc: u64,
+    halted: bool,
+    silent: bool,
+}
+
+impl<P: Port> LinkController<P> {
+    /// A controller named `name` (`soar:agent`) for `link`, talking through `port`.
+    pub fn new(name: impl Into<String>, link: Link, port: P) -> Self {
+        Self {
+            name: name.into(),
+            link,
+            port,
+            step: Step::default(),
+            update: Update::default(),
+            line: Vec::with_capacity(4096),
+            reported: 0,
+            dc: 0,
+            halted: false,
+            silent: false,
+        }
+    }
+
+    /// The link.
+    pub fn link(&self) -> &Link {
+        &self.link
+    }
+
+    /// The port.
+    pub fn port_mut(&mut self) -> &mut P {
+        &mut self.port
+    }
+
+    fn report_statuses(&mut self, cycle: &mut Cycle<'_>) {
+        for s in self.link.statuses().iter().skip(self.reported) {
+            let mut data = serde_json::json!({
+                "agent": self.link.name(),
+                "tt": s.tt,
+                "command": s.command,
+                "status": s.status.as_str(),
+            });
+            if let (Some(m), Some(o)) = (&s.message, data.as_object_mut()) {
+                o.insert("message".into(), m.to_string().into());
+            }
+            cycle.events.push(cycle.now, "command_status", data);
+        }
+        self.reported = self.link.statuses().len();
+    }
+
+    fn send_update(&mut self, cycle: u64) -> Result<(), LinkError> {
+        self.link.take(&mut self.update);
+        self.reported = 0;
+        encode_input(
+            &mut self.line,
+            cycle,
+            &self.update.statuses,
+            &self.update.diff,
+        );
+        self.port.send(&self.line)
+    }
+}
+
+fn fail(e: LinkError) -> ControllerError {
+    ControllerError::new(e.to_string())
+}
+
+impl<P: Port> Controller for LinkController<P> {
+    fn name(&self) -> &str {
+        &self.name
+    }
+
+    fn start(&mut self, _vehicle: &VehicleInfo, signals: &Signals) -> Result<(), ControllerError> {
+        self.link.start(signals, Duration::ZERO).map_err(fail)?;
+        self.send_update(0).map_err(fail)
+    }
+
+    fn step(&mut self, cycle: &mut Cycle<'_>) -> Result<Status, ControllerError> {
+        let got = self.port.receive(&mut self.step).map_err(fail)?;
+        match got {
+            Received::Halted => {
+                self.halted = true;
+                return Ok(Status::Finished);
+            }
+            Received::Silent => {
+                self.step.clear();
+                if !self.silent {
+                    self.silent = true;
+                    cycle.actuation.drive = Some(Drive::Estop);
+                    cycle.events.push(
+                        cycle.now,
+                        "link",
+                        serde_json::json!({"agent": self.link.name(), "silent": true}),
+                    );
+                }
+            }
+            Received::Nothing => self.step.clear(),
+            Received::Step => {
+                if self.silent {
+                    self.silent = false;
+                    cycle.events.push(
+                        cycle.now,
+                        "link",
+                        serde_json::json!({"agent": self.link.name(), "silent": false}),
+                    );
+                }
+                self.dc = self.dc.max(self.step.dc);
+            }
+        }
+        self.link.cycle(
+            &self.step,
+            cycle.signals,
+            cycle.now,
+            cycle.cycle,
+            cycle.actuation,
+        );
+        if self.silent {
+            cycle.actuation.drive = cycle.actuation.drive.map(|_| Drive::Estop);
+        }
+        self.report_statuses(cycle);
+        for p in &self.step.print {
+            cycle.events.push(
+                cycle.now,
+                "agent_print",
+                serde_json::json!({"agent": self.link.name(), "text": p}),
+            );
+        }
+        if got == Received::Step {
+            self.send_update(cycle.cycle).map_err(fail)?;
+        }
+        if self.step.halted {
+            self.halted = true;
+            return Ok(Status::Finished);
+        }
+        Ok(Status::Running)
+    }
+
+    fn state(&self) -> Option<serde_json::Value> {
+        let input: serde_json::Value = serde_json::from_slice(&self.line).ok()?;
+        Some(serde_json::json!({
+            "agent": self.link.name(),
+            "decision_cycle": self.dc,
+            "input": input,
+        }))
+    }
+
+    fn summary(&self, out: &mut serde_json::Map<String, serde_json::Value>) {
+        let c = self.link.counters();
+        let add = |out: &mut serde_json::Map<String, serde_json::Value>, k: &str, v: u64| {
+            let old = out.get(k).and_then(|v| v.as_u64()).unwrap_or(0);
+            out.insert(k.into(), (old + v).into());
+        };
+        add(out, "decision_cycles", self.dc);
+        add(out, "commands", c.commands);
+        add(out, "command_errors", c.errors);
+        let halted = out.get("halted").and_then(|v| v.as_bool()).unwrap_or(true) && self.halted;
+        out.insert("halted".into(), halted.into());
+        let entry = serde_json::json!({
+            "agent": self.link.name(),
+            "decision_cycles": self.dc,
+            "commands": c.commands,
+            "command_errors": c.errors,
+            "halted": self.halted,
+        });
+        match out.get_mut("soar_agents").and_then(|v| v.as_array_mut()) {
+            Some(a) => a.push(entry),
+            None => {
+                out.insert("soar_agents".into(), serde_json::Value::Array(vec![entry]));
+            }
+        }
+    }
+
+    fn finish(&mut self) {
+        self.port.close();
+    }
+}

@@ -1,0 +1,35 @@
+//! The Splinter Soar (SPS) input-link/output-link, for Soar agents written against the
+//! SPS robot environment.
+//!
+//! - [`tree`]: the input-link as a tree of WMEs, with a deterministic per-cycle diff;
+//! - [`input`]: the input-link's layout and its update from a vehicle's signals
+//!   (configuration, time, self with pose, waypoints and received-messages, ranges);
+//! - [`output`]: output-link commands, their statuses, and the drive command;
+//! - [`params`]: parameter validation; [`waypoints`] and [`messages`]: what commands
+//!   keep, and the post office between agents of one world;
+//! - [`link`]: one agent's link, tying these together in the reference's order;
+//! - [`wire`]: the JSON wire form a bridge or an external agent speaks;
+//! - [`controller`]: the link as a [`skipper_core::Controller`], over any [`Port`].
+//!
+//! The semantics follow the reference environment's rules (`shared/reference/sps-link.md`,
+//! I1–I8, O1–O18, G1–G3); where this crate chooses, its docs say so (`docs/soar.md`).
+//! The crate never depends on a vehicle: it reads signals by name (`pose.x`, `pose.y`,
+//! `pose.yaw`, `laser.0`..) and writes actuation.
+
+pub mod controller;
+mod error;
+pub mod input;
+pub mod link;
+pub mod messages;
+pub mod output;
+pub mod params;
+pub mod tree;
+pub mod waypoints;
+pub mod wire;
+
+pub use controller::{LinkController, Port, Received};
+pub use error::LinkError;
+pub use link::{Link, LinkConfig, Update};
+pub use messages::PostOffice;
+pub use output::{CommandStatus, Kind, StatusUpdate};
+pub use wire::{AgentMessage, Command, IdTableExt, Param, Step};
