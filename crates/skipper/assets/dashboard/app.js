@@ -295,7 +295,9 @@ function eventText(e) {
   const d = e.data;
   if (d == null) return '';
   if (typeof d !== 'object') return String(d);
-  for (const k of ['text', 'message', 'status', 'reason', 'engaged']) if (k in d) return k === 'status' ? JSON.stringify(d) : String(d[k]);
+  for (const k of ['text', 'message', 'reason', 'engaged']) if (k in d) return String(d[k]);
+  if ('status' in d) return Object.entries(d).filter(([k, v]) => typeof v !== 'object').map(([k, v]) => k + ' ' + (typeof v === 'number' && !Number.isInteger(v) ? v.toFixed(2) : v)).join(', ');
+  if ('with' in d) return 'with ' + d.with;
   return JSON.stringify(d);
 }
 
@@ -377,7 +379,10 @@ function takeFrame(f, appendTrails) {
       }
     });
   }
-  if (Array.isArray(f.events) && f.events.length) {
+  if (S.info.mode === 'replay') {
+    // a replay frame carries the events of the last seconds before its time
+    S.events = Array.isArray(f.events) ? f.events.slice() : [];
+  } else if (Array.isArray(f.events) && f.events.length) {
     S.events.push(...f.events);
     if (S.events.length > 200) S.events.splice(0, S.events.length - 200);
   }

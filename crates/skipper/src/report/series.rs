@@ -18,6 +18,28 @@ fn last_word(name: &str) -> String {
         .to_ascii_lowercase()
 }
 
+/// A signal's values as a step series: the log has a value only when it changed, so each
+/// value holds until the next one (and the last until `end`).
+pub fn stepped(s: &[(f64, f64)], end: f64) -> Vec<(f64, f64)> {
+    let mut out = Vec::with_capacity(s.len() * 2 + 1);
+    for (k, &(t, v)) in s.iter().enumerate() {
+        if k > 0 {
+            if let Some(&(_, prev)) = out.last() {
+                if prev != v {
+                    out.push((t, prev));
+                }
+            }
+        }
+        out.push((t, v));
+    }
+    if let Some(&(t, v)) = out.last() {
+        if end > t {
+            out.push((end, v));
+        }
+    }
+    out
+}
+
 /// A robot's speed over time (m/s): its `velocity.linear` signal when it has one, else
 /// from its track.
 pub fn speed(r: &RobotLog) -> Vec<(f64, f64)> {
@@ -27,7 +49,8 @@ pub fn speed(r: &RobotLog) -> Vec<(f64, f64)> {
             .filter_map(|(t, v)| Some((*t, v.as_f64()?)))
             .collect();
         if !v.is_empty() {
-            return v;
+            let end = r.poses.last().map_or(0.0, |p| p.t);
+            return stepped(&v, end);
         }
     }
     r.poses
@@ -345,6 +368,23 @@ mod tests {
         assert!(keep_signal("DEPTH"));
         assert!(keep_signal("auv.altitude"));
         assert!(!keep_signal("sonar.3"));
+    }
+
+    #[test]
+    fn changes_only_become_steps() {
+        let s = [(0.0, 0.0), (1.0, 0.5), (3.0, 0.5), (4.0, 0.0)];
+        assert_eq!(
+            stepped(&s, 6.0),
+            vec![
+                (0.0, 0.0),
+                (1.0, 0.0),
+                (1.0, 0.5),
+                (3.0, 0.5),
+                (4.0, 0.5),
+                (4.0, 0.0),
+                (6.0, 0.0)
+            ]
+        );
     }
 
     #[test]
