@@ -5,14 +5,19 @@
 //! - [`controllers`]: choosing and building the controller of a run (the built-in
 //!   wander-and-avoid demo, and the behavior engines as they land);
 //! - [`vehicles`]: choosing and building the world and vehicles of a run;
-//! - [`runlog`]: the MCAP run log;
+//! - [`runlog`]: the MCAP run log; [`recording`]: reading one back;
+//! - [`report`]: the HTML run report with plots;
+//! - [`dashboard`]: the web dashboard over a live run or a replay;
 //! - [`progress`] and [`summary`]: what a person sees on the terminal;
 //! - [`exit`]: errors that carry the exit status of the command-line contract.
 
 pub mod commands;
 pub mod controllers;
+pub mod dashboard;
 pub mod exit;
 pub mod progress;
+pub mod recording;
+pub mod report;
 pub mod runlog;
 pub mod summary;
 pub mod vehicles;

@@ -31,6 +31,10 @@ enum Command {
     Run(commands::run::RunArgs),
     /// Check worlds and maps.
     World(commands::world::WorldArgs),
+    /// Write an HTML report with plots of a run log.
+    Report(commands::report::ReportArgs),
+    /// Replay a run log in the web dashboard, with a time slider.
+    Replay(commands::replay::ReplayArgs),
 }
 
 fn main() -> ExitCode {
@@ -44,6 +48,8 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Run(a) => commands::run::run(a),
         Command::World(a) => commands::world::run(a),
+        Command::Report(a) => commands::report::run(a),
+        Command::Replay(a) => commands::replay::run(a),
     };
     match result {
         Ok(code) => ExitCode::from(code),

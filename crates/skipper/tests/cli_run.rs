@@ -203,6 +203,8 @@ fn every_command_has_help_with_an_example() {
         vec!["--help"],
         vec!["run", "--help"],
         vec!["world", "check", "--help"],
+        vec!["report", "--help"],
+        vec!["replay", "--help"],
     ] {
         let out = skipper(&args, dir.path());
         assert!(out.status.success());

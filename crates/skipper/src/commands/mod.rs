@@ -1,4 +1,6 @@
 //! The subcommands, one module each.
 
+pub mod replay;
+pub mod report;
 pub mod run;
 pub mod world;

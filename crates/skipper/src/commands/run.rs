@@ -1,5 +1,6 @@
 //! `skipper run`: run a controller on the simulator or a real robot.
 
+use crate::controllers::goal::GoalRunner;
 use crate::controllers::ControllerChoice;
 use crate::exit::{self, Failure};
 use crate::progress::Progress;
@@ -18,6 +19,7 @@ use std::time::Duration;
   skipper run --world examples/worlds/office.world --until 10m --summary-json out.json
   skipper run --world examples/worlds/office.world --robots 50 --until 1m --seed 3
   skipper run --world lab.map --realtime                  watch it at real-time pace (Ctrl-C ends it)
+  skipper run --world examples/worlds/office.world --serve 127.0.0.1:8088   watch and steer it in a browser
 
 Exit status: 0 when the run ended as planned (controller finished or time limit), 1 when
 the controller failed or aborted, 2 for bad input, 130 when interrupted by Ctrl-C.")]
@@ -63,6 +65,14 @@ pub struct RunArgs {
     /// Write the run's summary as one JSON object to this file.
     #[arg(long, value_name = "PATH")]
     pub summary_json: Option<PathBuf>,
+    /// Serve the live dashboard on this address (default 127.0.0.1:8088); the run is then
+    /// paced by the wall clock (--speed sets the factor) and goes on until --until or Ctrl-C.
+    #[arg(long, value_name = "ADDR", num_args = 0..=1, default_missing_value = crate::dashboard::DEFAULT_ADDR)]
+    pub serve: Option<std::net::SocketAddr>,
+    /// Let --serve listen on an address other machines can reach; every request then needs
+    /// the token printed at start.
+    #[arg(long, requires = "serve")]
+    pub allow_remote: bool,
 }
 
 /// Run it; returns the exit status.
@@ -80,7 +90,11 @@ pub fn run(args: RunArgs) -> Result<u8, Failure> {
             args.speed
         )));
     }
-    let realtime = args.realtime || !matches!(args.vehicle, VehicleChoice::Sim);
+    let serve = args
+        .serve
+        .map(|a| crate::dashboard::ServeOptions::new(a, args.allow_remote))
+        .transpose()?;
+    let realtime = args.realtime || serve.is_some() || !matches!(args.vehicle, VehicleChoice::Sim);
     let world = vehicles::build(&args.vehicle, args.world.as_deref(), args.robots, args.seed)?;
     let controllers = choice.build(&*world)?;
     let robots = world.len();
@@ -90,10 +104,28 @@ pub fn run(args: RunArgs) -> Result<u8, Failure> {
         realtime,
         speed: args.speed,
     };
+    let period = config.period;
     let mut runner = Runner::new(world, config);
+    let mut goals = Vec::new();
     for (i, c) in controllers {
-        runner.set_controller(i, c);
+        if serve.is_some() {
+            // the dashboard's click-to-goto drives the robot through a goal runner
+            let (g, h) = GoalRunner::new(Some(c));
+            goals.push((i, h));
+            runner.set_controller(i, Box::new(g));
+        } else {
+            runner.set_controller(i, c);
+        }
     }
+    let dashboard = match &serve {
+        Some(o) => Some(crate::dashboard::live::serve(
+            &mut runner,
+            goals,
+            period,
+            o,
+        )?),
+        None => None,
+    };
     let log_path = (!args.no_log).then(|| {
         args.log
             .clone()
@@ -119,6 +151,11 @@ pub fn run(args: RunArgs) -> Result<u8, Failure> {
     });
 
     let report = runner.run();
+    if let Some(d) = dashboard {
+        // let the browsers get the last frame before the server stops
+        std::thread::sleep(Duration::from_millis(300));
+        d.stop();
+    }
 
     if let Some(status) = &log_status {
         if let Some(e) = status.lock().ok().and_then(|s| s.error.clone()) {

@@ -1,0 +1,71 @@
+//! `skipper replay`: the dashboard over a recorded run, with a time slider.
+
+use crate::dashboard::{self, replay::Replay, server, ServeOptions};
+use crate::exit::Failure;
+use clap::Args;
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::sync::Arc;
+
+/// Options of `skipper replay`.
+#[derive(Debug, Args)]
+#[command(after_help = "Examples:
+  skipper replay runs/wander-20261130T033607Z.mcap --serve              then open http://127.0.0.1:8088/
+  skipper replay office.mcap --serve 127.0.0.1:9000
+  skipper replay office.mcap --serve 0.0.0.0:8088 --allow-remote        prints a token the browser must present
+
+The page shows the world, the robots with their trails and sensor rays, each robot's
+controller state and the events, at the time of the slider (Play runs it at the speed
+chosen). Ctrl-C stops serving.
+
+Exit status: 0 when stopped with Ctrl-C, 2 when the log cannot be read or the address
+cannot be used.")]
+pub struct ReplayArgs {
+    /// The run log (MCAP) to replay.
+    pub log: PathBuf,
+    /// Serve the dashboard on this address.
+    #[arg(
+        long,
+        value_name = "ADDR",
+        num_args = 0..=1,
+        default_value = dashboard::DEFAULT_ADDR,
+        default_missing_value = dashboard::DEFAULT_ADDR
+    )]
+    pub serve: SocketAddr,
+    /// Allow --serve to listen on an address other machines can reach; every request then
+    /// needs the token printed at start.
+    #[arg(long)]
+    pub allow_remote: bool,
+}
+
+/// Serve the replay until Ctrl-C; returns the exit status.
+pub fn run(args: ReplayArgs) -> Result<u8, Failure> {
+    let opts = ServeOptions::new(args.serve, args.allow_remote)?;
+    let keep = |n: &str| dashboard::replay::keep_signal(n) || crate::report::series::keep_signal(n);
+    let rec = crate::recording::Recording::open(&args.log, &keep)
+        .map_err(|e| Failure::bad_input(format!("{e:#}")))?;
+    if let Some(why) = &rec.truncated {
+        eprintln!(
+            "warning: {} ends early ({why}); the replay shows what it has",
+            args.log.display()
+        );
+    }
+    eprintln!(
+        "replaying {}: {} robots, {:.1} s",
+        args.log.display(),
+        rec.robots.len(),
+        rec.end_t
+    );
+    let backend = Arc::new(Replay::new(rec));
+    let server = server::start(backend, &opts).map_err(|e| {
+        Failure::bad_input(format!("cannot serve the dashboard on {}: {e}", opts.addr))
+    })?;
+    dashboard::announce(&opts, server.addr());
+    let (tx, rx) = std::sync::mpsc::channel::<()>();
+    let _ = ctrlc::set_handler(move || {
+        let _ = tx.send(());
+    });
+    let _ = rx.recv();
+    server.stop();
+    Ok(0)
+}

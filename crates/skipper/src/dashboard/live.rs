@@ -1,0 +1,374 @@
+//! The dashboard over a live run: an observer that turns cycles into frames for the hub,
+//! and the controls a browser may use (pause, single step, speed factor, estop, goto).
+//!
+//! Frames are made at most every [`LiveOptions::min_interval`] of wall-clock time (and
+//! after every single step while paused), and only while a browser is connected; the
+//! observer never waits for a browser. The trails are kept here, thinned, so that a
+//! browser that connects mid-run gets them whole.
+
+use super::frame::{num, RobotEntry};
+use super::hub::Hub;
+use super::server::Backend;
+use crate::controllers::goal::{GoalHandle, DEFAULT_TOLERANCE};
+use serde_json::{json, Value};
+use skipper_core::runner::CycleView;
+use skipper_core::{Observer, RunConfig, RunControl, RunReport, Runner, World};
+use std::collections::VecDeque;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+/// A trail point is added when the robot moved this far (m).
+const TRAIL_STEP: f64 = 0.05;
+/// Points kept per trail.
+const TRAIL_LEN: usize = 3000;
+/// Events kept between two frames.
+const EVENTS_PER_FRAME: usize = 100;
+
+/// How the live dashboard behaves.
+#[derive(Debug, Clone)]
+pub struct LiveOptions {
+    /// The shortest wall-clock time between two frames.
+    pub min_interval: Duration,
+}
+
+impl Default for LiveOptions {
+    fn default() -> Self {
+        Self {
+            min_interval: Duration::from_millis(50),
+        }
+    }
+}
+
+/// A goal a browser sent.
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct Target {
+    id: u64,
+    x: f64,
+    y: f64,
+    tolerance: f64,
+}
+
+/// What the server and the observer share.
+pub struct LiveState {
+    control: Arc<RunControl>,
+    goals: Vec<Option<GoalHandle>>,
+    targets: Mutex<Vec<Option<Target>>>,
+    trails: Mutex<Vec<VecDeque<[f32; 2]>>>,
+    info: Value,
+    hub: Arc<Hub>,
+    /// The summary once the run ended.
+    ended: Mutex<Option<Value>>,
+}
+
+impl LiveState {
+    /// The hub frames go through.
+    pub fn hub(&self) -> &Arc<Hub> {
+        &self.hub
+    }
+}
+
+/// Attach a dashboard to a runner: returns the state to serve, after adding the observer
+/// that makes frames. `goals[i]` is the goal handle of robot `i`'s goal runner, if it has
+/// one.
+pub fn attach(
+    runner: &mut Runner,
+    goals: Vec<Option<GoalHandle>>,
+    period: Duration,
+    opts: LiveOptions,
+) -> Arc<LiveState> {
+    let world = runner.world();
+    let robots: Vec<Value> = (0..world.len())
+        .filter_map(|i| world.vehicle(i))
+        .map(|v| serde_json::to_value(v.info()).unwrap_or_default())
+        .collect();
+    let n = robots.len();
+    let info = json!({
+        "mode": "live",
+        "world": world.describe(),
+        "robots": robots,
+        "period_s": period.as_secs_f64(),
+        "goto": goals.iter().map(Option::is_some).collect::<Vec<_>>(),
+    });
+    let state = Arc::new(LiveState {
+        control: runner.control(),
+        goals,
+        targets: Mutex::new(vec![None; n]),
+        trails: Mutex::new(vec![VecDeque::new(); n]),
+        info,
+        hub: Hub::new(),
+        ended: Mutex::new(None),
+    });
+    runner.add_observer(Box::new(LiveObserver {
+        state: state.clone(),
+        opts,
+        last_sent: None,
+        events: VecDeque::new(),
+        names: Vec::new(),
+    }));
+    state
+}
+
+/// Makes frames from cycles.
+struct LiveObserver {
+    state: Arc<LiveState>,
+    opts: LiveOptions,
+    last_sent: Option<Instant>,
+    events: VecDeque<Value>,
+    names: Vec<String>,
+}
+
+impl LiveObserver {
+    fn frame(&self, v: &CycleView<'_>) -> Value {
+        let st = &self.state;
+        let targets = st.targets.lock().map(|t| t.clone()).unwrap_or_default();
+        let robots: Vec<Value> = (0..v.world.len())
+            .filter_map(|i| {
+                let veh = v.world.vehicle(i)?;
+                let p = veh.pose();
+                let ctl = v.controllers.get(i).and_then(Option::as_ref);
+                let goal = st
+                    .goals
+                    .get(i)
+                    .and_then(Option::as_ref)
+                    .and_then(GoalHandle::status);
+                let target = targets.get(i).copied().flatten().filter(|t| {
+                    goal.as_ref().is_some_and(|g| g.id() == t.id && !g.is_terminal())
+                });
+                Some(
+                    RobotEntry {
+                        name: &veh.info().name,
+                        pose: (p.x, p.y, p.yaw),
+                        view: veh.view(),
+                        controller: ctl.map(|c| c.name()),
+                        state: ctl.and_then(|c| c.state()),
+                        goal: goal.and_then(|g| serde_json::to_value(g).ok()),
+                        target: target.map(|t| json!({"x": num(t.x), "y": num(t.y), "tolerance": num(t.tolerance)})),
+                    }
+                    .to_json(),
+                )
+            })
+            .collect();
+        let objects = v.world.objects();
+        json!({
+            "t": num((v.now + v.dt).as_secs_f64()),
+            "cycle": v.cycle,
+            "paused": st.control.is_paused(),
+            "estop": st.control.estop(),
+            "speed": st.control.speed(),
+            "robots": robots,
+            "objects": objects,
+            "events": self.events.iter().collect::<Vec<_>>(),
+        })
+    }
+}
+
+impl Observer for LiveObserver {
+    fn on_start(&mut self, world: &dyn World, _config: &RunConfig) {
+        self.names = (0..world.len())
+            .filter_map(|i| world.vehicle(i).map(|v| v.info().name.clone()))
+            .collect();
+        if let Ok(mut trails) = self.state.trails.lock() {
+            for (i, t) in trails.iter_mut().enumerate() {
+                if let Some(v) = world.vehicle(i) {
+                    let p = v.pose();
+                    t.push_back([p.x as f32, p.y as f32]);
+                }
+            }
+        }
+    }
+
+    fn on_cycle(&mut self, v: &CycleView<'_>) {
+        if let Ok(mut trails) = self.state.trails.lock() {
+            for (i, t) in trails.iter_mut().enumerate() {
+                let Some(veh) = v.world.vehicle(i) else {
+                    continue;
+                };
+                let p = veh.pose();
+                let far = t.back().is_none_or(|l| {
+                    (f64::from(l[0]) - p.x).hypot(f64::from(l[1]) - p.y) >= TRAIL_STEP
+                });
+                if far {
+                    if t.len() >= TRAIL_LEN {
+                        t.pop_front();
+                    }
+                    t.push_back([p.x as f32, p.y as f32]);
+                }
+            }
+        }
+        for e in v.events {
+            if self.events.len() >= EVENTS_PER_FRAME {
+                self.events.pop_front();
+            }
+            let robot = self.names.get(e.robot).map_or("?", String::as_str);
+            self.events.push_back(json!({"robot": robot, "t": num(e.time.as_secs_f64()), "kind": e.kind, "data": e.data}));
+        }
+        let hub = &self.state.hub;
+        if hub.clients() == 0 {
+            self.events.clear();
+            return;
+        }
+        let due = self
+            .last_sent
+            .is_none_or(|l| l.elapsed() >= self.opts.min_interval);
+        if !due && !self.state.control.is_paused() {
+            return;
+        }
+        let frame = self.frame(v).to_string();
+        hub.publish(Arc::from(frame));
+        self.events.clear();
+        self.last_sent = Some(Instant::now());
+    }
+
+    fn on_end(&mut self, _world: &dyn World, report: &RunReport) {
+        let summary = report.summary_json(true);
+        if let Ok(mut e) = self.state.ended.lock() {
+            *e = Some(summary.clone());
+        }
+        let frame = json!({"ended": summary, "t": num(report.sim_time.as_secs_f64())});
+        self.state.hub.publish(Arc::from(frame.to_string()));
+    }
+}
+
+fn f(cmd: &Value, k: &str) -> Result<f64, String> {
+    cmd.get(k)
+        .and_then(Value::as_f64)
+        .filter(|v| v.is_finite())
+        .ok_or_else(|| format!("`{k}` must be a finite number"))
+}
+
+impl Backend for LiveState {
+    fn info(&self) -> Value {
+        let mut i = self.info.clone();
+        if let Some(m) = i.as_object_mut() {
+            m.insert(
+                "ended".into(),
+                self.ended
+                    .lock()
+                    .ok()
+                    .and_then(|e| e.clone())
+                    .unwrap_or(Value::Null),
+            );
+        }
+        i
+    }
+
+    fn trails(&self, _t: Option<f64>) -> Value {
+        let trails = self
+            .trails
+            .lock()
+            .map(|t| {
+                t.iter()
+                    .map(|tr| {
+                        tr.iter()
+                            .map(|p| [num(f64::from(p[0])), num(f64::from(p[1]))])
+                            .collect::<Vec<_>>()
+                    })
+                    .collect::<Vec<_>>()
+            })
+            .unwrap_or_default();
+        json!({ "trails": trails })
+    }
+
+    fn frame_at(&self, _t: f64) -> Option<String> {
+        None
+    }
+
+    fn hub(&self) -> Option<Arc<Hub>> {
+        Some(self.hub.clone())
+    }
+
+    fn control(&self, cmd: &Value) -> Result<Value, String> {
+        let c = &self.control;
+        let what = cmd
+            .get("cmd")
+            .and_then(Value::as_str)
+            .ok_or("a command is a JSON object with `cmd`")?;
+        match what {
+            "pause" => c.set_paused(true),
+            "resume" => c.set_paused(false),
+            "step" => {
+                c.set_paused(true);
+                c.step_once();
+            }
+            "speed" => {
+                let factor = f(cmd, "factor")?;
+                if !(factor > 0.0 && factor <= 1000.0) {
+                    return Err(format!("the speed factor must be in (0, 1000], not {factor}"));
+                }
+                c.set_speed(factor);
+            }
+            "estop" => {
+                let on = cmd
+                    .get("on")
+                    .and_then(Value::as_bool)
+                    .ok_or("`on` must be true or false")?;
+                c.set_estop(on);
+            }
+            "goto" | "cancel" => {
+                let i = cmd
+                    .get("robot")
+                    .and_then(Value::as_u64)
+                    .and_then(|i| usize::try_from(i).ok())
+                    .ok_or("`robot` must be a robot's index")?;
+                let h = self
+                    .goals
+                    .get(i)
+                    .and_then(Option::as_ref)
+                    .ok_or_else(|| format!("robot {i} takes no goals"))?;
+                if what == "cancel" {
+                    h.cancel();
+                    return Ok(json!({"ok": true}));
+                }
+                let (x, y) = (f(cmd, "x")?, f(cmd, "y")?);
+                let tolerance = cmd
+                    .get("tolerance")
+                    .and_then(Value::as_f64)
+                    .filter(|t| t.is_finite() && *t > 0.0)
+                    .unwrap_or(DEFAULT_TOLERANCE);
+                let id = h.goto(x, y, tolerance);
+                if let Ok(mut t) = self.targets.lock() {
+                    if let Some(slot) = t.get_mut(i) {
+                        *slot = Some(Target {
+                            id,
+                            x,
+                            y,
+                            tolerance,
+                        });
+                    }
+                }
+                return Ok(json!({"ok": true, "goal": id}));
+            }
+            other => return Err(format!("unknown command `{other}`: expected pause, resume, step, speed, estop, goto or cancel")),
+        }
+        Ok(json!({"ok": true, "paused": c.is_paused(), "estop": c.estop(), "speed": c.speed()}))
+    }
+
+    fn stats(&self) -> Value {
+        let (published, queued, dropped, disconnected) = self.hub.counts();
+        json!({"published": published, "queued": queued, "dropped": dropped, "disconnected": disconnected, "clients": self.hub.clients()})
+    }
+}
+
+/// Serve the live dashboard of `runner`: attach the observer, start the server, and say
+/// where it is. `goals` are the goal handles of the robots whose controllers were wrapped
+/// in a goal runner.
+pub fn serve(
+    runner: &mut Runner,
+    goals: Vec<(usize, GoalHandle)>,
+    period: Duration,
+    opts: &super::ServeOptions,
+) -> Result<super::server::Server, crate::exit::Failure> {
+    let n = runner.world().len();
+    let mut slots: Vec<Option<GoalHandle>> = vec![None; n];
+    for (i, h) in goals {
+        if let Some(s) = slots.get_mut(i) {
+            *s = Some(h);
+        }
+    }
+    let state = attach(runner, slots, period, LiveOptions::default());
+    let server = super::server::start(state, opts).map_err(|e| {
+        crate::exit::Failure::bad_input(format!("cannot serve the dashboard on {}: {e}", opts.addr))
+    })?;
+    super::announce(opts, server.addr());
+    Ok(server)
+}

@@ -1,0 +1,237 @@
+//! The dashboard over a recorded run: frames at any time of the run log, so the page's
+//! time slider can go anywhere. The page asks for the frame at a time and draws it; a
+//! page that asks slowly just sees fewer frames.
+//!
+//! A frame at time t has each robot's pose at t, its sonar ranges (from `/signals`, drawn
+//! with the sonar ring of its model) and its last laser scan (from `/scan`), its
+//! controller's state at t, the objects at t, and the events of the last few seconds.
+
+use super::frame::{num, RobotEntry};
+use super::hub::Hub;
+use super::server::Backend;
+use crate::recording::{Recording, RobotLog};
+use serde_json::{json, Value};
+use std::sync::Arc;
+
+/// Events of this many seconds before the frame's time go with it.
+const EVENT_WINDOW_S: f64 = 10.0;
+/// A scan older than this is not drawn (s).
+const SCAN_MAX_AGE_S: f64 = 0.5;
+/// Trail points sent per robot at most.
+const TRAIL_POINTS: usize = 3000;
+
+/// The signals a replay keeps.
+pub fn keep_signal(name: &str) -> bool {
+    name.starts_with("sonar.") || name.starts_with("velocity.") || name == "gripper.state"
+}
+
+/// A recorded run, served.
+pub struct Replay {
+    rec: Recording,
+    info: Value,
+    /// per robot: the ids of `sonar.0`, `sonar.1`, ... it has
+    sonars: Vec<Vec<String>>,
+}
+
+impl Replay {
+    /// Serve this recording.
+    pub fn new(rec: Recording) -> Self {
+        let robots: Vec<Value> = rec
+            .robots
+            .iter()
+            .map(|r| json!({"name": r.info.name, "kind": r.info.kind, "model": r.info.model}))
+            .collect();
+        let info = json!({
+            "mode": "replay",
+            "world": rec.world,
+            "robots": robots,
+            "period_s": rec.period_s,
+            "end_t": num(rec.end_t),
+            "log": rec.path.display().to_string(),
+            "summary": rec.summary,
+            "goto": rec.robots.iter().map(|_| false).collect::<Vec<_>>(),
+        });
+        let sonars = rec
+            .robots
+            .iter()
+            .map(|r| {
+                (0..)
+                    .map(|k| format!("sonar.{k}"))
+                    .take_while(|n| r.signals.contains_key(n))
+                    .collect()
+            })
+            .collect();
+        Self { rec, info, sonars }
+    }
+
+    /// The recording.
+    pub fn recording(&self) -> &Recording {
+        &self.rec
+    }
+
+    fn view(&self, i: usize, r: &RobotLog, t: f64) -> Value {
+        let ring = sonar_ring(&r.info.model);
+        let sonar: Vec<Value> = self
+            .sonars
+            .get(i)
+            .map(|names| {
+                names
+                    .iter()
+                    .zip(ring.iter())
+                    .filter_map(|(n, g)| {
+                        let range = r.signal_at(n, t)?.as_f64()?;
+                        Some(json!([g.0, g.1, g.2, range]))
+                    })
+                    .collect()
+            })
+            .unwrap_or_default();
+        let laser = r
+            .scan_at(t)
+            .filter(|s| t - s.t <= SCAN_MAX_AGE_S)
+            .map_or(Value::Null, |s| {
+                json!({
+                    "x": 0.0,
+                    "first": s.start_angle,
+                    "step": if s.ranges.len() > 1 { (s.end_angle - s.start_angle) / (s.ranges.len() - 1) as f64 } else { 0.0 },
+                    "ranges": s.ranges.iter().map(|&r| num(r)).collect::<Vec<_>>(),
+                    // the scan's own origin, which the page uses when it is given
+                    "origin": [s.x, s.y, s.yaw],
+                })
+            });
+        json!({
+            "radius": radius(&r.info.model),
+            "sonar": sonar,
+            "laser": laser,
+        })
+    }
+}
+
+/// The sonar ring of a model: (x, y, heading) of each transducer (m, m, rad).
+fn sonar_ring(model: &str) -> Vec<(f64, f64, f64)> {
+    match model {
+        "p3dx" | "" => skipper_sim::ground::params::SONAR_RING
+            .iter()
+            .map(|(x, y, h)| (x / 1000.0, y / 1000.0, h.to_radians()))
+            .collect(),
+        _ => Vec::new(),
+    }
+}
+
+fn radius(model: &str) -> f64 {
+    match model {
+        "p3dx" | "" => skipper_sim::ground::params::RADIUS,
+        _ => 0.3,
+    }
+}
+
+fn time_param(t: f64, end: f64) -> f64 {
+    if t.is_finite() {
+        t.clamp(0.0, end.max(0.0))
+    } else {
+        0.0
+    }
+}
+
+impl Backend for Replay {
+    fn info(&self) -> Value {
+        self.info.clone()
+    }
+
+    fn trails(&self, t: Option<f64>) -> Value {
+        let t = time_param(t.unwrap_or(self.rec.end_t), self.rec.end_t);
+        let trails: Vec<Vec<[Value; 2]>> = self
+            .rec
+            .robots
+            .iter()
+            .map(|r| {
+                let n = r.poses.partition_point(|p| p.t <= t);
+                let upto = r.poses.get(..n).unwrap_or_default();
+                let step = upto.len().div_ceil(TRAIL_POINTS).max(1);
+                let mut pts: Vec<[Value; 2]> = upto
+                    .iter()
+                    .step_by(step)
+                    .map(|p| [num(p.x), num(p.y)])
+                    .collect();
+                if let Some(p) = upto.last() {
+                    pts.push([num(p.x), num(p.y)]);
+                }
+                pts
+            })
+            .collect();
+        json!({ "trails": trails })
+    }
+
+    fn frame_at(&self, t: f64) -> Option<String> {
+        let t = time_param(t, self.rec.end_t);
+        let robots: Vec<Value> = self
+            .rec
+            .robots
+            .iter()
+            .enumerate()
+            .filter_map(|(i, r)| {
+                let p = r.pose_at(t)?;
+                let ctl = r.controller_at(t);
+                let goal = ctl
+                    .and_then(|c| c.state.get("goal"))
+                    .filter(|g| !g.is_null())
+                    .cloned();
+                Some(
+                    RobotEntry {
+                        name: &r.info.name,
+                        pose: (p.x, p.y, p.yaw),
+                        view: self.view(i, r, t),
+                        controller: ctl.map(|c| c.controller.as_str()),
+                        state: ctl.map(|c| c.state.clone()),
+                        goal,
+                        target: None,
+                    }
+                    .to_json(),
+                )
+            })
+            .collect();
+        let from = self
+            .rec
+            .events
+            .partition_point(|e| e.t <= t - EVENT_WINDOW_S);
+        let to = self.rec.events.partition_point(|e| e.t <= t);
+        let events: Vec<Value> = self
+            .rec
+            .events
+            .get(from..to)
+            .unwrap_or_default()
+            .iter()
+            .map(|e| json!({"robot": self.rec.robot_name(e.robot), "t": num(e.t), "kind": e.kind, "data": e.data}))
+            .collect();
+        let frame = json!({
+            "t": num(t),
+            "robots": robots,
+            "objects": self.rec.objects_at(t).cloned().unwrap_or(Value::Null),
+            "events": events,
+        });
+        Some(frame.to_string())
+    }
+
+    fn hub(&self) -> Option<Arc<Hub>> {
+        None
+    }
+
+    fn control(&self, _cmd: &Value) -> Result<Value, String> {
+        Err("this is a replay: the page moves through the log itself, and there is no run to control".into())
+    }
+
+    fn stats(&self) -> Value {
+        json!({"mode": "replay"})
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn times_are_clamped() {
+        assert_eq!(time_param(-3.0, 10.0), 0.0);
+        assert_eq!(time_param(30.0, 10.0), 10.0);
+        assert_eq!(time_param(f64::NAN, 10.0), 0.0);
+    }
+}

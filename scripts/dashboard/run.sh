@@ -1,0 +1,95 @@
+#!/usr/bin/env bash
+# The dashboard in a real browser (Debian's chromium, headless, driven by playwright-core):
+#   1. a run with --serve: the robot moves; pause, step and speed work; a click on the map
+#      sends a goto and the robot heads there; estop stops it;
+#   2. a run of 100 robots with --serve: the page keeps updating;
+#   3. a replay of the first run: the slider moves the robot, Play plays;
+#   4. the report of the first run, as a picture.
+# Screenshots go next to the run log, in runs/dashboard/ (or $DASHBOARD_OUT). Every process
+# started here is stopped on the way out, whatever happens.
+set -euo pipefail
+here="$(cd "$(dirname "$0")" && pwd)"
+root="$(cd "$here/../.." && pwd)"
+bin="${SKIPPER_BIN:-$root/target/release/skipper}"
+out="${DASHBOARD_OUT:-$root/runs/dashboard}"
+mkdir -p "$out"
+rm -f "$out"/*.png
+
+if [ ! -x /usr/bin/chromium ] || [ ! -f "$here/node_modules/playwright-core/package.json" ]; then
+  echo "the browser test needs scripts/dashboard/install.sh first" >&2
+  exit 1
+fi
+
+pids=()
+cleanup() {
+  for p in "${pids[@]}"; do
+    kill -INT "$p" 2>/dev/null || true
+  done
+  for p in "${pids[@]}"; do
+    wait "$p" 2>/dev/null || true
+  done
+}
+trap cleanup EXIT
+
+# Start skipper in the background on a free port; sets $url once it says where it serves.
+serve() {
+  local errlog="$1"
+  shift
+  "$bin" "$@" >"$errlog.out" 2>"$errlog" &
+  pids+=("$!")
+  url=""
+  for _ in $(seq 1 300); do
+    url="$(sed -n 's/^dashboard: //p' "$errlog" | head -n1)"
+    [ -n "$url" ] && return 0
+    if ! kill -0 "${pids[-1]}" 2>/dev/null; then
+      echo "skipper $* stopped before serving:" >&2
+      cat "$errlog" >&2
+      return 1
+    fi
+    sleep 0.1
+  done
+  echo "skipper $* did not start serving" >&2
+  return 1
+}
+
+# Stop the last process started, with Ctrl-C as a person would.
+stop_last() {
+  local p="${pids[-1]}"
+  kill -INT "$p" 2>/dev/null || true
+  local status=0
+  wait "$p" || status=$?
+  unset 'pids[-1]'
+  return "$status"
+}
+
+log="$out/dashboard-run.mcap"
+rm -f "$log"
+echo "--- live run"
+serve "$out/run.err" run --world "$root/examples/worlds/office.world" --until 30m \
+  --serve 127.0.0.1:0 --log "$log"
+echo "serving $url"
+node "$here/browser.mjs" live "$url" "$out"
+status=0
+stop_last || status=$?
+# Ctrl-C ends a run with 130, as shells report SIGINT
+[ "$status" -eq 130 ] || { echo "the run ended with status $status" >&2; cat "$out/run.err" >&2; exit 1; }
+[ -s "$log" ] || { echo "no run log at $log" >&2; exit 1; }
+echo "ok - the run log is $log"
+
+echo "--- 100 robots"
+serve "$out/crowd.err" run --world "$root/examples/worlds/office.world" --robots 100 \
+  --until 30m --serve 127.0.0.1:0 --no-log
+node "$here/browser.mjs" crowd "$url" "$out"
+stop_last || true
+
+echo "--- replay"
+serve "$out/replay.err" replay "$log" --serve 127.0.0.1:0
+node "$here/browser.mjs" replay "$url" "$out"
+stop_last
+
+echo "--- report"
+"$bin" report "$log" -o "$out/dashboard-run.html"
+node "$here/browser.mjs" page "$out/dashboard-run.html" "$out" report.png
+
+ls -1 "$out"/*.png
+echo "dashboard browser test: all checks passed"
