@@ -112,11 +112,11 @@ pub trait Action: Send + Sync + 'static {
     /// `package/Name` (`skipper_msgs/Goto`); the wire types are `<NAME>ActionGoal`, ...
     const NAME: &'static str;
     /// The goal (`XGoal`).
-    type Goal: Message;
+    type Goal: ActionPart;
     /// The result (`XResult`).
-    type Result: Message;
+    type Result: ActionPart;
     /// The feedback (`XFeedback`).
-    type Feedback: Message;
+    type Feedback: ActionPart;
 }
 
 fn intern(s: String) -> &'static str {

@@ -1,1 +1,13 @@
-//! ROS 1 transport (to come).
+//! The ROS 1 transport, written for this crate (no ROS libraries): XML-RPC to the master
+//! and between nodes ([`xmlrpc`]), TCPROS ([`tcpros`]), a node with the slave API
+//! ([`node`]), and the bindings that put an [`ActionServer`](crate::ActionServer) or an
+//! [`ActionClient`](crate::ActionClient) on a node's topics ([`action`]).
+//! It depends on no other Skipper crate.
+
+pub mod action;
+pub mod node;
+pub mod tcpros;
+pub mod xmlrpc;
+
+pub use action::{ActionClientBinding, ActionServerBinding, TypedPublisher};
+pub use node::{Node, NodeConfig, RosError};

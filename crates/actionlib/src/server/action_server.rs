@@ -200,6 +200,14 @@ impl<A: Action> ActionServer<A> {
         lock(&self.shared.state).last_cancel
     }
 
+    /// Forget a goal: drop it from the status list while it lives. Never do this in a real
+    /// server (its clients declare the goal LOST, rule C-4); it exists to reproduce
+    /// ros/actionlib's `lose` test.
+    #[doc(hidden)]
+    pub fn forget_goal_for_testing(&self, id: &str) {
+        lock(&self.shared.state).trackers.retain(|t| &*t.id != id);
+    }
+
     /// A goal message arrived (A-3..A-5).
     pub fn handle_goal(&self, msg: ActionGoal<A::Goal>) {
         let sh = &self.shared;

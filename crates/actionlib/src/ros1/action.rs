@@ -1,0 +1,275 @@
+//! Actions on a ROS 1 node: an ActionServer's `<ns>/goal` and `<ns>/cancel`
+//! subscriptions, its latched `<ns>/status` (republished at the configured rate),
+//! `<ns>/result` and `<ns>/feedback` (rule A-1); and the mirror image for a client.
+
+use super::node::{Handler, Node, Publisher, RosError, Subscriber};
+use crate::client::action_client::ActionClient;
+use crate::msg::actionlib_msgs::{
+    Action, ActionFeedback, ActionGoal, ActionResult, GoalId, GoalStatusArray,
+};
+use crate::msg::Message;
+use crate::server::action_server::{ActionServer, ServerConfig};
+use crate::transport::{ClientSink, ServerSink};
+use std::marker::PhantomData;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
+use std::thread::JoinHandle;
+use std::time::Duration;
+
+/// A publisher of one message type.
+pub struct TypedPublisher<M: Message> {
+    publisher: Publisher,
+    buf: Mutex<Vec<u8>>,
+    _m: PhantomData<fn(M)>,
+}
+
+impl<M: Message> TypedPublisher<M> {
+    /// Advertise `topic` with `M`'s type, md5sum and definition.
+    pub fn advertise(node: &Node, topic: &str, latched: bool) -> Result<Self, RosError> {
+        Ok(Self {
+            publisher: node.advertise(
+                topic,
+                M::type_name(),
+                M::md5sum(),
+                M::definition(),
+                latched,
+            )?,
+            buf: Mutex::new(Vec::new()),
+            _m: PhantomData,
+        })
+    }
+    /// Publish a message.
+    pub fn publish(&self, m: &M) {
+        let mut b = match self.buf.lock() {
+            Ok(g) => g,
+            Err(p) => p.into_inner(),
+        };
+        b.clear();
+        m.encode(&mut b);
+        self.publisher.publish(&b);
+    }
+    /// The untyped publisher.
+    pub fn raw(&self) -> &Publisher {
+        &self.publisher
+    }
+}
+
+/// Subscribe to `topic` with `M`'s type; `f` gets each decoded message and its
+/// publisher's caller id. Messages that do not decode are counted and skipped.
+pub fn subscribe<M: Message>(
+    node: &Node,
+    topic: &str,
+    f: impl Fn(M, &str) + Send + Sync + 'static,
+) -> Result<Subscriber, RosError> {
+    let handler: Handler = Arc::new(move |b: &[u8], from: &str| {
+        let m = M::decode(b).map_err(|e| format!("{}: {e}", M::type_name()))?;
+        f(m, from);
+        Ok(())
+    });
+    node.subscribe(topic, M::type_name(), M::md5sum(), M::definition(), handler)
+}
+
+struct ServerPubs<A: Action> {
+    status: TypedPublisher<GoalStatusArray>,
+    result: TypedPublisher<ActionResult<A::Result>>,
+    feedback: TypedPublisher<ActionFeedback<A::Feedback>>,
+}
+
+impl<A: Action> ServerSink<A> for ServerPubs<A> {
+    fn publish_status(&self, msg: &GoalStatusArray) {
+        self.status.publish(msg);
+    }
+    fn publish_result(&self, msg: &ActionResult<A::Result>) {
+        self.result.publish(msg);
+    }
+    fn publish_feedback(&self, msg: &ActionFeedback<A::Feedback>) {
+        self.feedback.publish(msg);
+    }
+}
+
+/// Read the server settings from the parameter server: `actionlib_status_frequency`
+/// searched upward from the node's namespace (else the deprecated private
+/// `<ns>/status_frequency`), and `<ns>/status_list_timeout`; defaults otherwise.
+pub fn server_config_from_params(node: &Node, ns: &str) -> ServerConfig {
+    let mut c = ServerConfig {
+        node_name: node.name().to_string(),
+        ..Default::default()
+    };
+    let freq = node
+        .search_param("actionlib_status_frequency")
+        .and_then(|k| node.get_param(&k))
+        .and_then(|v| v.as_f64())
+        .or_else(|| {
+            let v = node
+                .get_param(&format!("{ns}/status_frequency"))
+                .and_then(|v| v.as_f64());
+            if v.is_some() {
+                tracing::warn!(
+                    "{ns}/status_frequency is deprecated; use actionlib_status_frequency"
+                );
+            }
+            v
+        });
+    if let Some(f) = freq {
+        c.status_frequency = f;
+    }
+    if let Some(t) = node
+        .get_param(&format!("{ns}/status_list_timeout"))
+        .and_then(|v| v.as_f64())
+        .filter(|t| t.is_finite() && *t >= 0.0)
+    {
+        c.status_list_timeout = Duration::from_secs_f64(t);
+    }
+    c
+}
+
+/// An ActionServer on a node: while it lives, the server's topics are up and its status
+/// is republished at `status_frequency`.
+pub struct ActionServerBinding {
+    _goal: Subscriber,
+    _cancel: Subscriber,
+    stop: Arc<AtomicBool>,
+    timer: Option<JoinHandle<()>>,
+}
+
+impl ActionServerBinding {
+    /// Put `server` on `node` under namespace `ns`. Call `server.start()` (or the
+    /// SimpleActionServer's) afterwards.
+    pub fn new<A: Action>(
+        node: &Node,
+        ns: &str,
+        server: &ActionServer<A>,
+    ) -> Result<Self, RosError> {
+        let pubs = Arc::new(ServerPubs::<A> {
+            status: TypedPublisher::advertise(node, &format!("{ns}/status"), true)?,
+            result: TypedPublisher::advertise(node, &format!("{ns}/result"), false)?,
+            feedback: TypedPublisher::advertise(node, &format!("{ns}/feedback"), false)?,
+        });
+        server.connect(pubs);
+        let s = server.clone();
+        let goal = subscribe::<ActionGoal<A::Goal>>(node, &format!("{ns}/goal"), move |m, _| {
+            s.handle_goal(m)
+        })?;
+        let s = server.clone();
+        let cancel = subscribe::<GoalId>(node, &format!("{ns}/cancel"), move |m, _| {
+            s.handle_cancel(m)
+        })?;
+        let stop = Arc::new(AtomicBool::new(false));
+        let freq = server.config().status_frequency;
+        let timer = if freq.is_finite() && freq > 0.0 {
+            let period = Duration::from_secs_f64(1.0 / freq);
+            let (s, stop2) = (server.clone(), stop.clone());
+            std::thread::Builder::new()
+                .name("actionlib-status".into())
+                .spawn(move || {
+                    let mut next = std::time::Instant::now() + period;
+                    while !stop2.load(Ordering::SeqCst) {
+                        let now = std::time::Instant::now();
+                        if now >= next {
+                            s.publish_status();
+                            next += period;
+                            if next < now {
+                                next = now + period;
+                            }
+                        }
+                        std::thread::sleep((next - now.min(next)).min(Duration::from_millis(50)));
+                    }
+                })
+                .ok()
+        } else {
+            None
+        };
+        Ok(Self {
+            _goal: goal,
+            _cancel: cancel,
+            stop,
+            timer,
+        })
+    }
+}
+
+impl Drop for ActionServerBinding {
+    fn drop(&mut self) {
+        self.stop.store(true, Ordering::SeqCst);
+        if let Some(t) = self.timer.take() {
+            let _ = t.join();
+        }
+    }
+}
+
+struct ClientPubs<A: Action> {
+    goal: TypedPublisher<ActionGoal<A::Goal>>,
+    cancel: TypedPublisher<GoalId>,
+    subs: Mutex<Option<(Arc<Subscriber>, Arc<Subscriber>)>>,
+}
+
+impl<A: Action> ClientSink<A> for ClientPubs<A> {
+    fn publish_goal(&self, msg: &ActionGoal<A::Goal>) {
+        self.goal.publish(msg);
+    }
+    fn publish_cancel(&self, msg: &GoalId) {
+        self.cancel.publish(msg);
+    }
+    fn server_connected(&self, server: &str) -> bool {
+        let has = |v: Vec<String>| v.iter().any(|s| s == server);
+        let subs = match self.subs.lock() {
+            Ok(g) => g.clone(),
+            Err(p) => p.into_inner().clone(),
+        };
+        let Some((result, feedback)) = subs else {
+            return false;
+        };
+        has(self.goal.raw().subscribers())
+            && has(self.cancel.raw().subscribers())
+            && has(result.publishers())
+            && has(feedback.publishers())
+    }
+}
+
+/// An ActionClient on a node, under namespace `ns`.
+pub struct ActionClientBinding {
+    _status: Subscriber,
+    _result: Arc<Subscriber>,
+    _feedback: Arc<Subscriber>,
+}
+
+impl ActionClientBinding {
+    /// Put `client` on `node` under `ns`.
+    pub fn new<A: Action>(
+        node: &Node,
+        ns: &str,
+        client: &ActionClient<A>,
+    ) -> Result<Self, RosError> {
+        let pubs = Arc::new(ClientPubs::<A> {
+            goal: TypedPublisher::advertise(node, &format!("{ns}/goal"), false)?,
+            cancel: TypedPublisher::advertise(node, &format!("{ns}/cancel"), false)?,
+            subs: Mutex::new(None),
+        });
+        client.connect(pubs.clone());
+        let c = client.clone();
+        let result = Arc::new(subscribe::<ActionResult<A::Result>>(
+            node,
+            &format!("{ns}/result"),
+            move |m, _| c.handle_result(&m),
+        )?);
+        let c = client.clone();
+        let feedback = Arc::new(subscribe::<ActionFeedback<A::Feedback>>(
+            node,
+            &format!("{ns}/feedback"),
+            move |m, _| c.handle_feedback(&m),
+        )?);
+        if let Ok(mut g) = pubs.subs.lock() {
+            *g = Some((result.clone(), feedback.clone()));
+        }
+        let c = client.clone();
+        let status =
+            subscribe::<GoalStatusArray>(node, &format!("{ns}/status"), move |m, from| {
+                c.handle_status(from, &m)
+            })?;
+        Ok(Self {
+            _status: status,
+            _result: result,
+            _feedback: feedback,
+        })
+    }
+}

@@ -1,0 +1,181 @@
+//! A minimal ROS master for tests (registration, publisherUpdate pushes, getTopicTypes,
+//! parameters), plus a fake publisher's slave API (`requestTopic` answered with a port
+//! the test listens on), so the ROS 1 transport is tested without a ROS installation.
+
+use skipper_actionlib::ros1::xmlrpc::{self, Value};
+use std::collections::HashMap;
+use std::io::BufReader;
+use std::net::{TcpListener, TcpStream};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+#[derive(Default)]
+struct State {
+    pubs: HashMap<String, Vec<String>>,
+    subs: HashMap<String, Vec<String>>,
+    types: HashMap<String, String>,
+    params: HashMap<String, Value>,
+    /// topic -> TCPROS port of the fake publisher
+    fake_ports: HashMap<String, u16>,
+}
+
+pub struct FakeMaster {
+    pub uri: String,
+    state: Arc<Mutex<State>>,
+}
+
+fn reply(code: i32, v: Value) -> Value {
+    Value::Array(vec![code.into(), "".into(), v])
+}
+
+impl FakeMaster {
+    pub fn start() -> Self {
+        let l = TcpListener::bind("127.0.0.1:0").unwrap();
+        let uri = format!("http://127.0.0.1:{}/", l.local_addr().unwrap().port());
+        let state: Arc<Mutex<State>> = Arc::default();
+        let (st, u) = (state.clone(), uri.clone());
+        std::thread::spawn(move || {
+            for s in l.incoming().flatten() {
+                let (st, u) = (st.clone(), u.clone());
+                std::thread::spawn(move || serve(s, &st, &u));
+            }
+        });
+        FakeMaster { uri, state }
+    }
+
+    pub fn set_param(&self, k: &str, v: Value) {
+        self.state.lock().unwrap().params.insert(k.into(), v);
+    }
+
+    /// Register a fake publisher of `topic` whose TCPROS server is `port`.
+    pub fn fake_publisher(&self, topic: &str, ty: &str, port: u16) {
+        let subs = {
+            let mut s = self.state.lock().unwrap();
+            s.fake_ports.insert(topic.into(), port);
+            s.pubs
+                .entry(topic.into())
+                .or_default()
+                .push(self.uri.clone());
+            s.types.insert(topic.into(), ty.into());
+            s.subs.get(topic).cloned().unwrap_or_default()
+        };
+        let pubs = self
+            .state
+            .lock()
+            .unwrap()
+            .pubs
+            .get(topic)
+            .cloned()
+            .unwrap_or_default();
+        for sub in subs {
+            update(&sub, topic, &pubs);
+        }
+    }
+}
+
+fn update(sub: &str, topic: &str, pubs: &[String]) {
+    let list = Value::Array(pubs.iter().map(|p| Value::from(p.as_str())).collect());
+    let _ = xmlrpc::call(
+        sub,
+        "publisherUpdate",
+        &["/master".into(), topic.into(), list],
+        Duration::from_secs(2),
+    );
+}
+
+fn serve(s: TcpStream, st: &Mutex<State>, me: &str) {
+    let mut w = s.try_clone().unwrap();
+    let mut r = BufReader::new(s);
+    let Ok((_, body)) = xmlrpc::read_message(&mut r) else {
+        return;
+    };
+    let Ok((m, p)) = xmlrpc::parse_call(&body) else {
+        return;
+    };
+    let a = |i: usize| p.get(i).and_then(|v| v.as_str()).unwrap_or("").to_string();
+    let mut notify: Option<(String, Vec<String>, Vec<String>)> = None;
+    let v = {
+        let mut s = st.lock().unwrap();
+        match m.as_str() {
+            "getUri" => reply(1, me.into()),
+            "registerPublisher" => {
+                let (topic, ty, api) = (a(1), a(2), a(3));
+                s.types.insert(topic.clone(), ty);
+                let pubs = s.pubs.entry(topic.clone()).or_default();
+                if !pubs.contains(&api) {
+                    pubs.push(api);
+                }
+                let pubs = pubs.clone();
+                let subs = s.subs.get(&topic).cloned().unwrap_or_default();
+                notify = Some((topic, subs.clone(), pubs));
+                reply(1, Value::Array(subs.into_iter().map(Value::from).collect()))
+            }
+            "registerSubscriber" => {
+                let (topic, ty, api) = (a(1), a(2), a(3));
+                s.types.entry(topic.clone()).or_insert(ty);
+                s.subs.entry(topic.clone()).or_default().push(api);
+                let pubs = s.pubs.get(&topic).cloned().unwrap_or_default();
+                reply(1, Value::Array(pubs.into_iter().map(Value::from).collect()))
+            }
+            "unregisterPublisher" => {
+                let (topic, api) = (a(1), a(2));
+                let pubs = s.pubs.entry(topic.clone()).or_default();
+                pubs.retain(|x| *x != api);
+                let pubs = pubs.clone();
+                let subs = s.subs.get(&topic).cloned().unwrap_or_default();
+                notify = Some((topic, subs, pubs));
+                reply(1, 1.into())
+            }
+            "unregisterSubscriber" => {
+                let (topic, api) = (a(1), a(2));
+                s.subs.entry(topic).or_default().retain(|x| *x != api);
+                reply(1, 1.into())
+            }
+            "getParam" => match s.params.get(&a(1)) {
+                Some(v) => reply(1, v.clone()),
+                None => reply(-1, 0.into()),
+            },
+            "searchParam" => {
+                let k = a(1);
+                let found = s
+                    .params
+                    .keys()
+                    .find(|x| x.ends_with(&format!("/{k}")))
+                    .cloned();
+                match found {
+                    Some(f) => reply(1, f.into()),
+                    None => reply(-1, 0.into()),
+                }
+            }
+            "getTopicTypes" => reply(
+                1,
+                Value::Array(
+                    s.types
+                        .iter()
+                        .map(|(t, ty)| Value::Array(vec![t.as_str().into(), ty.as_str().into()]))
+                        .collect(),
+                ),
+            ),
+            // the fake publisher's slave API
+            "requestTopic" => match s.fake_ports.get(&a(1)) {
+                Some(port) => reply(
+                    1,
+                    Value::Array(vec![
+                        "TCPROS".into(),
+                        "127.0.0.1".into(),
+                        Value::Int(i32::from(*port)),
+                    ]),
+                ),
+                None => reply(-1, 0.into()),
+            },
+            _ => reply(-1, 0.into()),
+        }
+    };
+    let _ = xmlrpc::write_response(&mut w, &xmlrpc::response_xml(&v));
+    drop(w);
+    if let Some((topic, subs, pubs)) = notify {
+        for sub in subs {
+            update(&sub, &topic, &pubs);
+        }
+    }
+}

@@ -1,0 +1,271 @@
+//! The ROS 1 transport end to end on loopback, against a fake master (no ROS needed):
+//! a SimpleActionServer and a SimpleActionClient on two nodes, and bad peers (malformed
+//! TCPROS header, wrong md5sum, truncated message, garbage XML-RPC) that get an error and
+//! a closed connection while the server keeps serving.
+
+mod common;
+use common::fake_master::FakeMaster;
+use skipper_actionlib::msg::actionlib_msgs::ActionGoal;
+use skipper_actionlib::msg::test_actions::{Test, TestFeedback, TestGoal, TestResult};
+use skipper_actionlib::ros1::action::server_config_from_params;
+use skipper_actionlib::ros1::tcpros::{self, Header};
+use skipper_actionlib::ros1::xmlrpc::{self, Value};
+use skipper_actionlib::ros1::{ActionClientBinding, ActionServerBinding, Node, NodeConfig};
+use skipper_actionlib::*;
+use std::io::{Read, Write};
+use std::net::{TcpListener, TcpStream};
+use std::sync::atomic::Ordering;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+fn node(m: &FakeMaster, name: &str) -> Node {
+    let mut c = NodeConfig::from_env(name);
+    c.master_uri = m.uri.clone();
+    c.advertise_host = "127.0.0.1".into();
+    Node::new(c).unwrap()
+}
+
+struct Served {
+    node: Node,
+    _binding: ActionServerBinding,
+    server: SimpleActionServer<Test>,
+}
+
+fn serve(m: &FakeMaster) -> Served {
+    let node = node(m, "/srv");
+    let a = ActionServer::<Test>::new(
+        server_config_from_params(&node, "/act"),
+        Arc::new(SystemClock),
+    );
+    assert_eq!(
+        a.config().status_frequency,
+        20.0,
+        "read from the parameter server"
+    );
+    let binding = ActionServerBinding::new(&node, "/act", &a).unwrap();
+    let server = SimpleActionServer::with_execute_callback(
+        a,
+        |s: &SimpleActionServer<Test>, g: TestGoal| {
+            if g.goal == 4 {
+                while !s.is_preempt_requested() {
+                    std::thread::sleep(Duration::from_millis(5));
+                }
+                return s.set_preempted(None, "stopped").map_err(|e| e.to_string());
+            }
+            s.publish_feedback(TestFeedback { feedback: g.goal })
+                .map_err(|e| e.to_string())?;
+            s.set_succeeded(Some(TestResult { result: g.goal * 2 }), "done")
+                .map_err(|e| e.to_string())
+        },
+    );
+    server.start();
+    Served {
+        node,
+        _binding: binding,
+        server,
+    }
+}
+
+fn client(m: &FakeMaster, name: &str) -> (Node, ActionClientBinding, SimpleActionClient<Test>) {
+    let n = node(m, name);
+    let ac = ActionClient::<Test>::new(name, Arc::new(SystemClock));
+    let b = ActionClientBinding::new(&n, "/act", &ac).unwrap();
+    (n, b, SimpleActionClient::new(ac))
+}
+
+fn roundtrip(c: &SimpleActionClient<Test>, g: i32) {
+    let fb = Arc::new(Mutex::new(Vec::new()));
+    let f2 = fb.clone();
+    c.send_goal(
+        TestGoal { goal: g },
+        None,
+        None,
+        Some(Box::new(move |f: &TestFeedback| {
+            f2.lock().unwrap().push(f.feedback)
+        })),
+    );
+    assert!(c.wait_for_result(Some(Duration::from_secs(10))));
+    assert_eq!(c.state(), StatusCode::Succeeded);
+    assert_eq!(c.result(), Some(TestResult { result: g * 2 }));
+    assert_eq!(c.goal_status_text(), "done");
+    assert_eq!(*fb.lock().unwrap(), [g]);
+}
+
+fn master_with_params() -> FakeMaster {
+    let m = FakeMaster::start();
+    m.set_param("/actionlib_status_frequency", Value::Double(20.0));
+    m
+}
+
+#[test]
+fn a_client_and_a_server_on_two_nodes() {
+    let m = master_with_params();
+    let s = serve(&m);
+    let (_n, _b, c) = client(&m, "/cli");
+    assert!(c.wait_for_server(Some(Duration::from_secs(10))));
+    assert_eq!(c.action_client().server_id().as_deref(), Some("/srv"));
+    roundtrip(&c, 3);
+    roundtrip(&c, 5);
+    // preempt by cancel
+    c.send_goal(TestGoal { goal: 4 }, None, None, None);
+    std::thread::sleep(Duration::from_millis(100));
+    c.cancel_goal();
+    assert!(c.wait_for_result(Some(Duration::from_secs(10))));
+    assert_eq!(c.state(), StatusCode::Preempted);
+    assert_eq!(s.node.stats().bad_messages.load(Ordering::SeqCst), 0);
+}
+
+fn subscribe_raw(addr: std::net::SocketAddr, h: &Header) -> (TcpStream, Result<Header, String>) {
+    let mut s = TcpStream::connect(addr).unwrap();
+    s.set_read_timeout(Some(Duration::from_secs(5))).unwrap();
+    s.write_all(&h.encode()).unwrap();
+    let r = Header::read(&mut s).map_err(|e| e.to_string());
+    (s, r)
+}
+
+fn closed(mut s: TcpStream) -> bool {
+    let mut b = [0u8; 64];
+    matches!(s.read(&mut b), Ok(0) | Err(_))
+}
+
+#[test]
+fn bad_peers_are_refused_and_the_server_keeps_serving() {
+    let m = master_with_params();
+    let s = serve(&m);
+    let (_n, _b, c) = client(&m, "/cli");
+    assert!(c.wait_for_server(Some(Duration::from_secs(10))));
+    let addr = s.node.tcpros_addr();
+    let stats = s.node.stats();
+
+    // a malformed header: a field without '='
+    let mut raw = TcpStream::connect(addr).unwrap();
+    raw.set_read_timeout(Some(Duration::from_secs(5))).unwrap();
+    raw.write_all(&[7, 0, 0, 0, 3, 0, 0, 0, b'a', b'b', b'c'])
+        .unwrap();
+    let h = Header::read(&mut raw).unwrap();
+    assert!(h.get("error").unwrap().contains("has no `=`"), "{h:?}");
+    assert!(closed(raw));
+    assert_eq!(stats.bad_headers.load(Ordering::SeqCst), 1);
+
+    // a wrong md5sum
+    let (sock, h) = subscribe_raw(
+        addr,
+        &Header::default()
+            .with("callerid", "/bad")
+            .with("topic", "/act/status")
+            .with("md5sum", "0123456789abcdef0123456789abcdef")
+            .with("type", "actionlib_msgs/GoalStatusArray"),
+    );
+    let e = h.unwrap();
+    assert!(e.get("error").unwrap().contains("md5sum mismatch"), "{e:?}");
+    assert!(closed(sock));
+
+    // the wildcard md5 (rostopic) is accepted, and the latched status arrives at once
+    let (mut sock, h) = subscribe_raw(
+        addr,
+        &Header::default()
+            .with("callerid", "/echo")
+            .with("topic", "/act/status")
+            .with("md5sum", "*"),
+    );
+    let h = h.unwrap();
+    assert_eq!(h.get("latching"), Some("1"));
+    assert_eq!(h.get("md5sum"), Some("8b2b82f13216d0a8ea88bd3af735e619"));
+    assert!(h
+        .get("message_definition")
+        .unwrap()
+        .contains("MSG: actionlib_msgs/GoalID"));
+    let mut buf = Vec::new();
+    tcpros::read_frame(&mut sock, &mut buf).unwrap();
+    assert!(GoalStatusArray::decode(&buf).is_ok());
+
+    // garbage XML-RPC to the slave API
+    let (host, port) = xmlrpc::split_url(s.node.uri()).unwrap();
+    let mut x = TcpStream::connect((host.as_str(), port)).unwrap();
+    x.write_all(b"POST / HTTP/1.1\r\nContent-Length: 9\r\n\r\n<garbage>")
+        .unwrap();
+    let mut reply = String::new();
+    x.read_to_string(&mut reply).unwrap();
+    assert!(reply.contains("<fault>"), "{reply}");
+    assert_eq!(stats.bad_xmlrpc.load(Ordering::SeqCst), 1);
+    let v = xmlrpc::call(
+        s.node.uri(),
+        "getPid",
+        &["/t".into()],
+        Duration::from_secs(5),
+    )
+    .unwrap();
+    assert_eq!(
+        v.as_array().unwrap()[2],
+        Value::Int(std::process::id() as i32)
+    );
+
+    // a publisher of goals that sends a truncated message, then a good one
+    let l = TcpListener::bind("127.0.0.1:0").unwrap();
+    m.fake_publisher(
+        "/act/goal",
+        "actionlib/TestActionGoal",
+        l.local_addr().unwrap().port(),
+    );
+    let (mut p, _) = l.accept().unwrap();
+    let _ = Header::read(&mut p).unwrap();
+    Header::default()
+        .with("callerid", "/evil")
+        .with("topic", "/act/goal")
+        .with("md5sum", ActionGoal::<TestGoal>::md5sum())
+        .with("type", "actionlib/TestActionGoal")
+        .write(&mut p)
+        .unwrap();
+    p.write_all(&tcpros::frame(&[1, 2, 3])).unwrap();
+    let good = ActionGoal {
+        goal_id: GoalId {
+            stamp: Time::ZERO,
+            id: "from-evil".into(),
+        },
+        goal: TestGoal { goal: 7 },
+        ..Default::default()
+    };
+    p.write_all(&tcpros::frame(&good.to_bytes())).unwrap();
+    for _ in 0..500 {
+        if s.server
+            .action_server()
+            .status_list()
+            .iter()
+            .any(|g| g.goal_id.id == "from-evil" && g.status == StatusCode::Succeeded as u8)
+        {
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    assert_eq!(
+        stats.bad_messages.load(Ordering::SeqCst),
+        1,
+        "the truncated message was counted and skipped"
+    );
+    assert!(s
+        .server
+        .action_server()
+        .status_list()
+        .iter()
+        .any(|g| g.goal_id.id == "from-evil"));
+
+    // and the well-behaved client is still served
+    roundtrip(&c, 6);
+}
+
+#[test]
+fn names_are_checked() {
+    let m = FakeMaster::start();
+    let mut c = NodeConfig::from_env("no slash");
+    c.master_uri = m.uri.clone();
+    assert!(Node::new(c).is_err());
+    let n = node(&m, "/ok");
+    assert!(n
+        .advertise("/bad topic", "std_msgs/String", "*", "", false)
+        .is_err());
+    // no master at all: a clear error
+    let mut c = NodeConfig::from_env("/lonely");
+    c.master_uri = "http://127.0.0.1:1/".into();
+    let e = Node::new(c).err().unwrap().to_string();
+    assert!(e.contains("ROS master at http://127.0.0.1:1/"), "{e}");
+}
