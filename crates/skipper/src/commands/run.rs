@@ -19,6 +19,8 @@ use std::time::Duration;
   skipper run --world examples/worlds/office.world --until 10m --summary-json out.json
   skipper run --world examples/worlds/office.world --robots 50 --until 1m --seed 3
   skipper run --world lab.map --realtime                  watch it at real-time pace (Ctrl-C ends it)
+  skipper run --soar examples/soar/waypoint-tour.soar --until 5m
+  skipper run --soar examples/soar/dispatcher.soar --soar examples/soar/patrol.soar
   skipper run --world examples/worlds/office.world --serve 127.0.0.1:8088   watch and steer it in a browser
 
 Exit status: 0 when the run ended as planned (controller finished or time limit), 1 when
@@ -27,6 +29,12 @@ pub struct RunArgs {
     /// What drives the robots: a mission (*.lua), an XABSL agent (*.xabsl), or nothing for
     /// the built-in wander-and-avoid demo.
     pub controller: Option<PathBuf>,
+    /// A Soar agent written for the SPS input-link/output-link, run through the Soar
+    /// bridge (install it with `bash bridges/soar/install.sh`). Repeat for several agents:
+    /// agent i drives robot i, and they can message each other by robot name. Runs at
+    /// 20 Hz (one decision cycle per 50 ms) unless --rate says otherwise.
+    #[arg(long = "soar", value_name = "AGENT.soar")]
+    pub soar: Vec<PathBuf>,
     /// World: a Skipper world file (*.world) or a MobileSim/ARIA map (*.map); default: an
     /// empty 25 m x 25 m room with one robot in the middle.
     #[arg(long, value_name = "W")]
@@ -77,8 +85,13 @@ pub struct RunArgs {
 
 /// Run it; returns the exit status.
 pub fn run(args: RunArgs) -> Result<u8, Failure> {
-    let choice = ControllerChoice::parse(args.controller.as_deref())?;
-    let rate = args.rate.unwrap_or(10.0);
+    let choice = ControllerChoice::parse(args.controller.as_deref())?.with_soar(&args.soar)?;
+    let default_rate = if matches!(choice, ControllerChoice::Soar(_)) {
+        20.0
+    } else {
+        10.0
+    };
+    let rate = args.rate.unwrap_or(default_rate);
     if !(rate.is_finite() && rate > 0.0 && rate <= 1000.0) {
         return Err(Failure::bad_input(format!(
             "--rate must be between 0 and 1000 Hz, not {rate}"
@@ -95,8 +108,12 @@ pub fn run(args: RunArgs) -> Result<u8, Failure> {
         .map(|a| crate::dashboard::ServeOptions::new(a, args.allow_remote))
         .transpose()?;
     let realtime = args.realtime || serve.is_some() || !matches!(args.vehicle, VehicleChoice::Sim);
-    let world = vehicles::build(&args.vehicle, args.world.as_deref(), args.robots, args.seed)?;
-    let controllers = choice.build(&*world)?;
+    let mut world = vehicles::build(&args.vehicle, args.world.as_deref(), args.robots, args.seed)?;
+    let needed = choice.robots_needed();
+    if world.len() < needed && args.robots.is_none() {
+        world = vehicles::build(&args.vehicle, args.world.as_deref(), Some(needed), args.seed)?;
+    }
+    let controllers = choice.build(&*world, args.seed)?;
     let robots = world.len();
     let config = RunConfig {
         period: Duration::from_secs_f64(1.0 / rate),

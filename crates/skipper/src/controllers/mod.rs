@@ -2,6 +2,7 @@
 //! wander-and-avoid demo), a mission (`*.lua`), an XABSL agent (`*.xabsl`) or Soar agents.
 
 pub mod goal;
+pub mod soar;
 pub mod wander;
 
 use crate::exit::Failure;
@@ -20,6 +21,8 @@ pub enum ControllerChoice {
     Mission(PathBuf),
     /// An XABSL agent.
     Xabsl(PathBuf),
+    /// Soar agents (one per robot, in order), through the bridge.
+    Soar(Vec<PathBuf>),
 }
 
 impl ControllerChoice {
@@ -52,11 +55,41 @@ impl ControllerChoice {
         match self {
             ControllerChoice::Wander => "wander".into(),
             ControllerChoice::Mission(p) | ControllerChoice::Xabsl(p) => stem(p),
+            ControllerChoice::Soar(agents) => agents.first().map(|p| stem(p)).unwrap_or_default(),
+        }
+    }
+
+    /// With `--soar` agents: the Soar choice (a CONTROLLER file as well is an error).
+    pub fn with_soar(self, agents: &[PathBuf]) -> Result<Self, Failure> {
+        if agents.is_empty() {
+            return Ok(self);
+        }
+        if self != ControllerChoice::Wander {
+            return Err(Failure::bad_input(
+                "give either a CONTROLLER file or --soar agents, not both",
+            ));
+        }
+        for a in agents {
+            if !a.is_file() {
+                return Err(Failure::bad_input(format!(
+                    "{}: no such Soar agent file",
+                    a.display()
+                )));
+            }
+        }
+        Ok(ControllerChoice::Soar(agents.to_vec()))
+    }
+
+    /// How many robots the choice needs at least.
+    pub fn robots_needed(&self) -> usize {
+        match self {
+            ControllerChoice::Soar(a) => a.len(),
+            _ => 1,
         }
     }
 
     /// Build one controller per vehicle of `world`.
-    pub fn build(&self, world: &dyn World) -> Result<Assignments, Failure> {
+    pub fn build(&self, world: &dyn World, seed: u64) -> Result<Assignments, Failure> {
         match self {
             ControllerChoice::Wander => Ok((0..world.len())
                 .map(|i| (i, Box::new(wander::Wander::new()) as Box<dyn Controller>))
@@ -69,6 +102,47 @@ impl ControllerChoice {
                 "{}: XABSL agents are not supported by this build yet (issue #6)",
                 p.display()
             ))),
+            ControllerChoice::Soar(agents) => build_soar(agents, world, seed),
         }
     }
+}
+
+/// One link controller per Soar agent, on robots 0, 1, ...; the agents share a post
+/// office, so they can message each other by robot name.
+fn build_soar(agents: &[PathBuf], world: &dyn World, seed: u64) -> Result<Assignments, Failure> {
+    use skipper_link::{Link, LinkConfig, LinkController, PostOffice};
+    if agents.len() > world.len() {
+        return Err(Failure::bad_input(format!(
+            "{} Soar agents but only {} robots in the world",
+            agents.len(),
+            world.len()
+        )));
+    }
+    let python = soar::bridge_python()?;
+    let post = PostOffice::new();
+    let names: Vec<String> = (0..agents.len())
+        .map(|i| {
+            world
+                .vehicle(i)
+                .map(|v| v.info().name.clone())
+                .unwrap_or_else(|| format!("robot{}", i + 1))
+        })
+        .collect();
+    for n in &names {
+        post.register(n);
+    }
+    let mut out: Assignments = Vec::new();
+    for (i, (agent, name)) in agents.iter().zip(&names).enumerate() {
+        let port = soar::BridgePort::spawn(&python, agent, name, seed)?;
+        let link = Link::new(LinkConfig::new(name.clone())).with_post_office(post.clone());
+        let stem = agent
+            .file_stem()
+            .map(|s| s.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        out.push((
+            i,
+            Box::new(LinkController::new(format!("soar:{stem}"), link, port)),
+        ));
+    }
+    Ok(out)
 }

@@ -1,0 +1,157 @@
+//! Soar agents through the Python bridge (`bridges/soar`): one bridge process per agent,
+//! speaking JSON lines on its stdin/stdout, in lock step with the run (one decision
+//! cycle per Skipper cycle).
+//!
+//! The bridge runs on the Python its install command made: `SKIPPER_SOAR_PYTHON` if set,
+//! otherwise `${XDG_DATA_HOME:-~/.local/share}/skipper/soar-venv/bin/python`
+//! (`bash bridges/soar/install.sh` creates it).
+
+use crate::exit::Failure;
+use skipper_link::{AgentMessage, LinkError, Port, Received, Step};
+use std::io::{BufRead, BufReader, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
+
+/// Where the bridge's Python is.
+pub fn bridge_python() -> Result<PathBuf, Failure> {
+    if let Some(p) = std::env::var_os("SKIPPER_SOAR_PYTHON").filter(|p| !p.is_empty()) {
+        return Ok(PathBuf::from(p));
+    }
+    let data = std::env::var_os("XDG_DATA_HOME")
+        .filter(|p| !p.is_empty())
+        .map(PathBuf::from)
+        .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".local/share")));
+    if let Some(d) = data {
+        let p = d.join("skipper/soar-venv/bin/python");
+        if p.is_file() {
+            return Ok(p);
+        }
+    }
+    Err(Failure::bad_input(
+        "the Soar bridge is not installed: run `bash bridges/soar/install.sh` (it makes a Python environment with soar-sml), or set SKIPPER_SOAR_PYTHON to a Python that has soar-sml and skipper_soar_bridge",
+    ))
+}
+
+/// A running bridge process.
+pub struct BridgePort {
+    child: Child,
+    stdin: Option<ChildStdin>,
+    stdout: BufReader<ChildStdout>,
+    line: String,
+}
+
+impl BridgePort {
+    /// Start the bridge for `agent` (as agent `name`), and wait for its hello: an agent
+    /// that does not load is bad input.
+    pub fn spawn(python: &Path, agent: &Path, name: &str, seed: u64) -> Result<Self, Failure> {
+        let mut child = Command::new(python)
+            .arg("-m")
+            .arg("skipper_soar_bridge")
+            .arg(agent)
+            .arg("--name")
+            .arg(name)
+            .arg("--seed")
+            .arg(seed.to_string())
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit())
+            .spawn()
+            .map_err(|e| {
+                Failure::bad_input(format!(
+                    "cannot start the Soar bridge with {}: {e}",
+                    python.display()
+                ))
+            })?;
+        let (Some(stdin), Some(stdout)) = (child.stdin.take(), child.stdout.take()) else {
+            return Err(Failure::failed("the Soar bridge has no pipes"));
+        };
+        let mut port = Self {
+            child,
+            stdin: Some(stdin),
+            stdout: BufReader::new(stdout),
+            line: String::new(),
+        };
+        match port.read() {
+            Ok(AgentMessage::Hello { .. }) => Ok(port),
+            Ok(AgentMessage::Error { message }) => {
+                port.close();
+                Err(Failure::bad_input(message))
+            }
+            Ok(other) => {
+                port.close();
+                Err(Failure::failed(format!(
+                    "the Soar bridge said {other:?} instead of hello"
+                )))
+            }
+            Err(e) => {
+                port.close();
+                Err(Failure::bad_input(format!(
+                    "the Soar bridge did not start ({e}); is it installed? run `bash bridges/soar/install.sh`"
+                )))
+            }
+        }
+    }
+
+    fn read(&mut self) -> Result<AgentMessage, LinkError> {
+        self.line.clear();
+        let n = self.stdout.read_line(&mut self.line)?;
+        if n == 0 {
+            let status = self.child.wait().ok().and_then(|s| s.code());
+            return Err(LinkError::Agent(format!(
+                "the Soar bridge exited (status {})",
+                status.map_or("unknown".into(), |c| c.to_string())
+            )));
+        }
+        skipper_link::wire::decode(self.line.trim_end())
+    }
+}
+
+impl Port for BridgePort {
+    fn receive(&mut self, step: &mut Step) -> Result<Received, LinkError> {
+        loop {
+            match self.read()? {
+                AgentMessage::Step(s) => {
+                    *step = s;
+                    return Ok(Received::Step);
+                }
+                AgentMessage::Halted { .. } => {
+                    step.clear();
+                    return Ok(Received::Halted);
+                }
+                AgentMessage::Error { message } => return Err(LinkError::AgentReported(message)),
+                AgentMessage::Hello { .. } | AgentMessage::Tell { .. } => continue,
+            }
+        }
+    }
+
+    fn send(&mut self, line: &[u8]) -> Result<(), LinkError> {
+        let Some(w) = self.stdin.as_mut() else {
+            return Err(LinkError::Agent("the Soar bridge is closed".into()));
+        };
+        w.write_all(line)?;
+        w.write_all(b"\n")?;
+        w.flush()?;
+        Ok(())
+    }
+
+    fn close(&mut self) {
+        // closing stdin ends a bridge waiting for input; kill it if it does not go
+        self.stdin = None;
+        for _ in 0..50 {
+            if matches!(self.child.try_wait(), Ok(Some(_))) {
+                return;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(10));
+        }
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+impl Drop for BridgePort {
+    fn drop(&mut self) {
+        if matches!(self.child.try_wait(), Ok(None)) {
+            self.close();
+        }
+    }
+}
