@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# Real Soar agents (the soar-sml kernel) through the bridge against the simulator: the
+# bridge is installed with its documented command, then each example agent runs until it
+# halts, and its run log is checked (goals reached, commands and statuses, speech).
+set -euo pipefail
+here="$(cd "$(dirname "$0")" && pwd)"
+root="$(cd "$here/../.." && pwd)"
+: "${SKIPPER_BIN:=$root/target/release/skipper}"
+: "${PYTHON:=python3}"
+work="$(mktemp -d)"
+trap 'rm -rf "$work"' EXIT
+
+# the documented install command, into a scratch data directory where `skipper run
+# --soar` looks for it
+export XDG_DATA_HOME="$work/xdg"
+unset SKIPPER_SOAR_PYTHON
+PYTHON3="$PYTHON" bash "$root/bridges/soar/install.sh"
+
+cd "$root"
+"$SKIPPER_BIN" run --soar examples/soar/waypoint-tour.soar --world examples/worlds/soar-tour.world \
+  --until 5m --log "$work/tour.mcap" --summary-json "$work/tour.json" >/dev/null
+"$PYTHON" "$here/check_soar_run.py" "$work/tour.mcap" "$work/tour.json" \
+  --goal robot1:4,0 --goal robot1:4,3 --goal robot1:0,3 --goal robot1:0,0 \
+  --status robot1:configure:complete --status robot1:add-waypoint:accepted --status robot1:add-waypoint:complete \
+  --status robot1:set-velocity:accepted --status robot1:set-velocity:executing --status robot1:set-velocity:complete \
+  --status robot1:send-message:complete --status robot1:stop:accepted --status robot1:stop:complete \
+  --speech "robot1:reached a" --speech "robot1:reached home" --speech "robot1:tour complete"
+
+"$SKIPPER_BIN" run --soar examples/soar/dispatcher.soar --soar examples/soar/patrol.soar \
+  --world examples/worlds/soar-patrol.world \
+  --until 5m --log "$work/patrol.mcap" --summary-json "$work/patrol.json" >/dev/null
+"$PYTHON" "$here/check_soar_run.py" "$work/patrol.mcap" "$work/patrol.json" \
+  --goal robot2:3,2 --goal robot2:3,-2 --goal robot2:0,0 \
+  --status robot1:send-message:complete --status robot1:remove-message:complete \
+  --status robot2:add-waypoint:complete --status robot2:remove-message:complete \
+  --status robot2:send-message:complete --status robot2:set-velocity:executing \
+  --speech "robot1:patrol complete"
+
+# an agent that does not load is bad input (exit status 2) with the kernel's message
+printf 'sp {broken (state <s> ^superstate nil) --> \n' > "$work/broken.soar"
+set +e
+"$SKIPPER_BIN" run --soar "$work/broken.soar" --until 1s --no-log >/dev/null 2>"$work/err.txt"
+status=$?
+set -e
+if [ "$status" != 2 ]; then
+  echo "FAILED: a broken agent exited with $status, expected 2"; cat "$work/err.txt"; exit 1
+fi
+echo "ok: a broken agent is bad input: $(head -c 200 "$work/err.txt")"
