@@ -1317,17 +1317,17 @@ impl Checker {
             );
             return None;
         }
-        let bx = Box::new;
+        
         Some(match op {
-            BinOp::Add => Expr::Arith(ArithOp::Add, bx(l), bx(r)),
-            BinOp::Sub => Expr::Arith(ArithOp::Sub, bx(l), bx(r)),
-            BinOp::Mul => Expr::Arith(ArithOp::Mul, bx(l), bx(r)),
-            BinOp::Div => Expr::Arith(ArithOp::Div, bx(l), bx(r)),
-            BinOp::Mod => Expr::Arith(ArithOp::Mod, bx(l), bx(r)),
-            BinOp::Lt => Expr::Compare(CmpOp::Lt, bx(l), bx(r)),
-            BinOp::Gt => Expr::Compare(CmpOp::Gt, bx(l), bx(r)),
-            BinOp::Le => Expr::Compare(CmpOp::Le, bx(l), bx(r)),
-            BinOp::Ge => Expr::Compare(CmpOp::Ge, bx(l), bx(r)),
+            BinOp::Add => Expr::Arith(ArithOp::Add, Box::new(l), Box::new(r)),
+            BinOp::Sub => Expr::Arith(ArithOp::Sub, Box::new(l), Box::new(r)),
+            BinOp::Mul => Expr::Arith(ArithOp::Mul, Box::new(l), Box::new(r)),
+            BinOp::Div => Expr::Arith(ArithOp::Div, Box::new(l), Box::new(r)),
+            BinOp::Mod => Expr::Arith(ArithOp::Mod, Box::new(l), Box::new(r)),
+            BinOp::Lt => Expr::Compare(CmpOp::Lt, Box::new(l), Box::new(r)),
+            BinOp::Gt => Expr::Compare(CmpOp::Gt, Box::new(l), Box::new(r)),
+            BinOp::Le => Expr::Compare(CmpOp::Le, Box::new(l), Box::new(r)),
+            BinOp::Ge => Expr::Compare(CmpOp::Ge, Box::new(l), Box::new(r)),
             BinOp::And | BinOp::Or => {
                 let mut items = Vec::new();
                 for x in [l, r] {

@@ -27,12 +27,14 @@
 pub mod ast;
 pub mod check;
 pub mod diag;
+pub mod engine;
 pub mod ic;
 pub mod lexer;
 pub mod loader;
 pub mod model;
 pub mod parser;
 pub mod source;
+pub mod trace;
 
 use std::path::Path;
 
