@@ -162,7 +162,11 @@ impl Checker {
         self.prog.enums.get(e).map_or("?", |e| e.name.as_str())
     }
     fn file_stem(&self, f: FileId) -> String {
-        self.prog.sources.get(f).map(|f| f.stem()).unwrap_or_default()
+        self.prog
+            .sources
+            .get(f)
+            .map(|f| f.stem())
+            .unwrap_or_default()
     }
 
     // ---------------------------------------------------------- declarations
@@ -215,7 +219,10 @@ impl Checker {
                     self.err(
                         "X5372",
                         el.span,
-                        format!("the element `{}` of `{}` is defined more than once", el.text, name.text),
+                        format!(
+                            "the element `{}` of `{}` is defined more than once",
+                            el.text, name.text
+                        ),
                     );
                     continue;
                 }
@@ -325,7 +332,10 @@ impl Checker {
                 self.err(
                     "X5372",
                     p.name.span,
-                    format!("the parameter `{}` of `{owner}` is defined more than once", p.name.text),
+                    format!(
+                        "the parameter `{}` of `{owner}` is defined more than once",
+                        p.name.text
+                    ),
                 );
                 continue;
             }
@@ -402,7 +412,8 @@ impl Checker {
             return;
         }
         let value = c.value.parse::<f64>().unwrap_or(0.0);
-        self.consts.insert(c.name.text.clone(), self.prog.constants.len());
+        self.consts
+            .insert(c.name.text.clone(), self.prog.constants.len());
         self.prog.constants.push(Constant {
             name: c.name.text.clone(),
             raw: c.value.clone(),
@@ -459,11 +470,10 @@ impl Checker {
             span: s.name.span,
         };
         let class = sym_class(&sym);
-        if let Some(prev) = self
-            .symbols
-            .get(&sym.name)
-            .and_then(|v| v.iter().find(|&&i| sym_class(&self.prog.symbols[i]) == class))
-        {
+        if let Some(prev) = self.symbols.get(&sym.name).and_then(|v| {
+            v.iter()
+                .find(|&&i| sym_class(&self.prog.symbols[i]) == class)
+        }) {
             let at = self.prog.sources.position(self.prog.symbols[*prev].span);
             self.push(
                 Diagnostic::error(
@@ -487,14 +497,18 @@ impl Checker {
                 Diagnostic::error(
                     "X5372",
                     b.name.span,
-                    format!("the basic behavior `{}` is defined more than once", b.name.text),
+                    format!(
+                        "the basic behavior `{}` is defined more than once",
+                        b.name.text
+                    ),
                 )
                 .note(format!("first defined at {at}")),
             );
             return;
         }
         let params = self.params(&b.name.text, &b.params, false);
-        self.behaviors.insert(b.name.text.clone(), self.prog.behaviors.len());
+        self.behaviors
+            .insert(b.name.text.clone(), self.prog.behaviors.len());
         self.prog.behaviors.push(Behavior {
             name: b.name.text.clone(),
             params,
@@ -537,7 +551,10 @@ impl Checker {
             }
             if s.initial.is_some() {
                 if let Some(first) = initial {
-                    let first = states.get(first).map_or("?", |s| s.name.as_str()).to_string();
+                    let first = states
+                        .get(first)
+                        .map_or("?", |s| s.name.as_str())
+                        .to_string();
                     self.push(
                         Diagnostic::error(
                             "X5327",
@@ -555,7 +572,9 @@ impl Checker {
             }
             let coop = match &s.coop {
                 ast::Coop::None => Coop::Normal,
-                ast::Coop::Capacity(n, _) => Coop::Capacity(n.parse::<f64>().unwrap_or(0.0) as u32, n.clone()),
+                ast::Coop::Capacity(n, _) => {
+                    Coop::Capacity(n.parse::<f64>().unwrap_or(0.0) as u32, n.clone())
+                }
                 ast::Coop::Synchronized(Some(n), _) => {
                     Coop::Synchronized(n.parse::<f64>().unwrap_or(0.0) as u32, n.clone())
                 }
@@ -585,10 +604,14 @@ impl Checker {
             self.warn(
                 "X7235",
                 o.name.span,
-                format!("the file should be named after the option: `{}.xabsl`", o.name.text),
+                format!(
+                    "the file should be named after the option: `{}.xabsl`",
+                    o.name.text
+                ),
             );
         }
-        self.options.insert(o.name.text.clone(), self.prog.options.len());
+        self.options
+            .insert(o.name.text.clone(), self.prog.options.len());
         self.prog.options.push(OptionDef {
             name: o.name.text.clone(),
             doc: o.doc.clone(),
@@ -643,7 +666,8 @@ impl Checker {
             let Some(root) = self.find_option(&a.root) else {
                 continue;
             };
-            self.agents.insert(a.name.text.clone(), self.prog.agents.len());
+            self.agents
+                .insert(a.name.text.clone(), self.prog.agents.len());
             self.prog.agents.push(Agent {
                 name: a.name.text.clone(),
                 title: a.title.clone(),
@@ -662,7 +686,10 @@ impl Checker {
         if let Some(s) = suggest(&n.text, self.options.keys().map(String::as_str)) {
             d = d.note(s);
         } else if self.behaviors.contains_key(&n.text) {
-            d = d.note(format!("`{}` is a basic behavior; an agent starts with an option", n.text));
+            d = d.note(format!(
+                "`{}` is a basic behavior; an agent starts with an option",
+                n.text
+            ));
         }
         self.push(d);
         None
@@ -788,15 +815,17 @@ impl Checker {
         }
     }
 
-    fn common_tree(&mut self, t: &ast::CommonTree, scope: Scope, _: Option<()>) -> Option<CommonDecision> {
+    fn common_tree(
+        &mut self,
+        t: &ast::CommonTree,
+        scope: Scope,
+        _: Option<()>,
+    ) -> Option<CommonDecision> {
         let cond = self.condition(&t.cond, scope);
         // `stay` has no state of its own in the common decision (the reference
         // compiler crashes on it)
         let then = self.tree(&t.then, scope, None);
-        let rest = t
-            .other
-            .as_ref()
-            .map(|o| self.common_tree(o, scope, None));
+        let rest = t.other.as_ref().map(|o| self.common_tree(o, scope, None));
         Some(CommonDecision {
             doc: t.doc.clone(),
             cond: cond?,
@@ -1004,7 +1033,10 @@ impl Checker {
                 if let Some(s) = suggest(&name.text, cands.into_iter()) {
                     d = d.note(s);
                 } else if self.symbols.contains_key(&name.text) {
-                    d = d.note(format!("`{}` is a symbol; set an output symbol with `{} = value;`", name.text, name.text));
+                    d = d.note(format!(
+                        "`{}` is a symbol; set an output symbol with `{} = value;`",
+                        name.text, name.text
+                    ));
                 }
                 self.push(d);
                 None
@@ -1114,14 +1146,14 @@ impl Checker {
         }
         if warn_missing {
             for (i, p) in params.iter().enumerate() {
-                if !out.iter().any(|a| a.param == i) && !args.iter().any(|a| a.name.text == p.short) {
+                if !out.iter().any(|a| a.param == i) && !args.iter().any(|a| a.name.text == p.short)
+                {
                     let default = match p.ty {
                         Type::Decimal => "0".to_string(),
                         Type::Boolean => "false".to_string(),
-                        Type::Enum(e) => format!(
-                            "`{}`",
-                            self.prog.enums.get(e).map_or("", |e| e.short(0))
-                        ),
+                        Type::Enum(e) => {
+                            format!("`{}`", self.prog.enums.get(e).map_or("", |e| e.short(0)))
+                        }
                     };
                     self.warn(
                         "X3752",
@@ -1139,15 +1171,26 @@ impl Checker {
 
     // ----------------------------------------------------------- expressions
 
-    pub(crate) fn expr(&mut self, e: &ast::Expr, scope: Scope, ctx: Option<EnumId>) -> Option<Expr> {
+    pub(crate) fn expr(
+        &mut self,
+        e: &ast::Expr,
+        scope: Scope,
+        ctx: Option<EnumId>,
+    ) -> Option<Expr> {
         match e {
             ast::Expr::Paren(inner, _) => self.expr(inner, scope, ctx),
             ast::Expr::Number(t, _) => Some(Expr::Number(t.parse::<f64>().unwrap_or(0.0))),
             ast::Expr::Bool(b, _) => Some(Expr::Bool(*b)),
             ast::Expr::Name(n) => self.name_value(n, scope, ctx),
             ast::Expr::Call { name, args, span } => self.input_call(name, args, *span, scope),
-            ast::Expr::StateTime(s) | ast::Expr::OptionTime(s) | ast::Expr::ActionDone(s) | ast::Expr::Conflict(s) => {
-                let Scope::Option { state, capacity, .. } = scope else {
+            ast::Expr::StateTime(s)
+            | ast::Expr::OptionTime(s)
+            | ast::Expr::ActionDone(s)
+            | ast::Expr::Conflict(s) => {
+                let Scope::Option {
+                    state, capacity, ..
+                } = scope
+                else {
                     self.err(
                         "X8007",
                         *s,
@@ -1175,7 +1218,11 @@ impl Checker {
                 let x = self.expr(inner, scope, ctx)?;
                 if x.ty() != Type::Boolean {
                     let t = self.prog.type_name(x.ty());
-                    self.err("X5525", *s, format!("type mismatch on `!`: it takes a boolean, but this is {t}"));
+                    self.err(
+                        "X5525",
+                        *s,
+                        format!("type mismatch on `!`: it takes a boolean, but this is {t}"),
+                    );
                     return None;
                 }
                 Some(Expr::Not(Box::new(x)))
@@ -1191,7 +1238,11 @@ impl Checker {
                     )),
                     x => {
                         let t = self.prog.type_name(x.ty());
-                        self.err("X5525", *s, format!("type mismatch on `-`: it takes a number, but this is {t}"));
+                        self.err(
+                            "X5525",
+                            *s,
+                            format!("type mismatch on `-`: it takes a number, but this is {t}"),
+                        );
                         None
                     }
                 }
@@ -1211,12 +1262,17 @@ impl Checker {
                 if other.ty() != ty {
                     match (ty, other.ty()) {
                         (Type::Enum(x), Type::Enum(y)) => {
-                            let (x, y) = (self.enum_name(x).to_string(), self.enum_name(y).to_string());
+                            let (x, y) =
+                                (self.enum_name(x).to_string(), self.enum_name(y).to_string());
                             self.err("X5255", *s, format!("mismatching domain in `? :`: one branch is an element of `{x}`, the other of `{y}`"));
                         }
                         (x, y) => {
                             let (x, y) = (self.prog.type_name(x), self.prog.type_name(y));
-                            self.err("X5525", *s, format!("type mismatch in `? :`: one branch is {x}, the other {y}"));
+                            self.err(
+                                "X5525",
+                                *s,
+                                format!("type mismatch in `? :`: one branch is {x}, the other {y}"),
+                            );
                         }
                     }
                     return None;
@@ -1265,13 +1321,23 @@ impl Checker {
                         })
                     }
                     Type::Enum(re) => {
-                        let (x, y) = (self.enum_name(le).to_string(), self.enum_name(re).to_string());
+                        let (x, y) = (
+                            self.enum_name(le).to_string(),
+                            self.enum_name(re).to_string(),
+                        );
                         self.err("X5255", s, format!("mismatching domain on `{}`: an element of `{x}` is compared with an element of `{y}`", op.as_str()));
                         None
                     }
                     other => {
                         let (x, y) = (self.prog.type_name(l.ty()), self.prog.type_name(other));
-                        self.err("X5525", s, format!("type mismatch on `{}`: {x} is compared with {y}", op.as_str()));
+                        self.err(
+                            "X5525",
+                            s,
+                            format!(
+                                "type mismatch on `{}`: {x} is compared with {y}",
+                                op.as_str()
+                            ),
+                        );
                         None
                     }
                 };
@@ -1294,7 +1360,11 @@ impl Checker {
                 self.push(d);
                 return None;
             }
-            let cmp = if op == BinOp::Eq { CmpOp::Eq } else { CmpOp::Ne };
+            let cmp = if op == BinOp::Eq {
+                CmpOp::Eq
+            } else {
+                CmpOp::Ne
+            };
             return Some(Expr::Compare(cmp, Box::new(l), Box::new(r)));
         }
         let l = self.expr(a, scope, ctx);
@@ -1317,7 +1387,7 @@ impl Checker {
             );
             return None;
         }
-        
+
         Some(match op {
             BinOp::Add => Expr::Arith(ArithOp::Add, Box::new(l), Box::new(r)),
             BinOp::Sub => Expr::Arith(ArithOp::Sub, Box::new(l), Box::new(r)),
@@ -1349,7 +1419,14 @@ impl Checker {
     fn name_value(&mut self, n: &ast::Name, scope: Scope, ctx: Option<EnumId>) -> Option<Expr> {
         if let Some(rest) = n.text.strip_prefix('@') {
             let Scope::Option { option, .. } = scope else {
-                self.err("X5552", n.span, format!("`{}`: option parameters can only be used in an option", n.text));
+                self.err(
+                    "X5552",
+                    n.span,
+                    format!(
+                        "`{}`: option parameters can only be used in an option",
+                        n.text
+                    ),
+                );
                 return None;
             };
             let opt = self.prog.options.get(option)?;
@@ -1385,7 +1462,11 @@ impl Checker {
         }
         if let Scope::InputDefinition(s) = scope {
             if let Some(sym) = self.prog.symbols.get(s) {
-                if let Some(i) = sym.params.iter().position(|p| p.short == n.text || p.name == n.text) {
+                if let Some(i) = sym
+                    .params
+                    .iter()
+                    .position(|p| p.short == n.text || p.name == n.text)
+                {
                     return Some(Expr::Param {
                         option: usize::MAX,
                         index: i,
@@ -1427,7 +1508,10 @@ impl Checker {
                             n.text,
                             self.enum_name(e)
                         ),
-                        None => format!("no constant, input, output or internal symbol is called `{}`", n.text),
+                        None => format!(
+                            "no constant, input, output or internal symbol is called `{}`",
+                            n.text
+                        ),
                     },
                 );
                 let elsewhere: Vec<String> = self
@@ -1470,7 +1554,10 @@ impl Checker {
                     if let Some(s) = suggest(&n.text, cands.into_iter()) {
                         d = d.note(s);
                     } else if self.options.contains_key(&n.text) {
-                        d = d.note(format!("`{}` is an option; options are called in actions", n.text));
+                        d = d.note(format!(
+                            "`{}` is an option; options are called in actions",
+                            n.text
+                        ));
                     }
                 }
                 self.push(d);
@@ -1487,7 +1574,13 @@ impl Checker {
         }
     }
 
-    fn input_call(&mut self, name: &ast::Name, args: &[ast::Arg], span: Span, scope: Scope) -> Option<Expr> {
+    fn input_call(
+        &mut self,
+        name: &ast::Name,
+        args: &[ast::Arg],
+        span: Span,
+        scope: Scope,
+    ) -> Option<Expr> {
         let ins: Vec<SymbolId> = self
             .symbols
             .get(&name.text)
@@ -1506,8 +1599,11 @@ impl Checker {
                     name.span,
                     format!("no input symbol is called `{}`", name.text),
                 );
-                if self.options.contains_key(&name.text) || self.behaviors.contains_key(&name.text) {
-                    d = d.note("options and basic behaviors are called as actions, not in expressions");
+                if self.options.contains_key(&name.text) || self.behaviors.contains_key(&name.text)
+                {
+                    d = d.note(
+                        "options and basic behaviors are called as actions, not in expressions",
+                    );
                 } else if let Some(s) = suggest(
                     &name.text,
                     self.prog
@@ -1549,7 +1645,9 @@ fn tree_uses_action_done(t: &ast::Tree) -> bool {
         }
     }
     match t {
-        ast::Tree::If(i) => expr(&i.cond) || tree_uses_action_done(&i.then) || tree_uses_action_done(&i.other),
+        ast::Tree::If(i) => {
+            expr(&i.cond) || tree_uses_action_done(&i.then) || tree_uses_action_done(&i.other)
+        }
         _ => false,
     }
 }
@@ -1579,7 +1677,13 @@ impl Checker {
         }
     }
 
-    fn visit(&mut self, o: OptionId, mark: &mut [u8], path: &mut Vec<OptionId>, reported: &mut [bool]) {
+    fn visit(
+        &mut self,
+        o: OptionId,
+        mark: &mut [u8],
+        path: &mut Vec<OptionId>,
+        reported: &mut [bool],
+    ) {
         if mark[o] == 2 {
             return;
         }
@@ -1631,15 +1735,39 @@ impl Checker {
 
 /// Check an expression that defines a parameterised input symbol (`--define`): its
 /// parameters are visible by name, as are constants and other symbols.
-pub fn check_definition(prog: &Program, symbol: SymbolId, e: &ast::Expr) -> Result<Expr, Diagnostics> {
+pub fn check_definition(
+    prog: &Program,
+    symbol: SymbolId,
+    e: &ast::Expr,
+) -> Result<Expr, Diagnostics> {
     let mut c = Checker {
         prog: prog.clone(),
         diags: Diagnostics::new(),
-        enums: prog.enums.iter().enumerate().map(|(i, e)| (e.name.clone(), i)).collect(),
+        enums: prog
+            .enums
+            .iter()
+            .enumerate()
+            .map(|(i, e)| (e.name.clone(), i))
+            .collect(),
         symbols: HashMap::new(),
-        consts: prog.constants.iter().enumerate().map(|(i, c)| (c.name.clone(), i)).collect(),
-        options: prog.options.iter().enumerate().map(|(i, o)| (o.name.clone(), i)).collect(),
-        behaviors: prog.behaviors.iter().enumerate().map(|(i, b)| (b.name.clone(), i)).collect(),
+        consts: prog
+            .constants
+            .iter()
+            .enumerate()
+            .map(|(i, c)| (c.name.clone(), i))
+            .collect(),
+        options: prog
+            .options
+            .iter()
+            .enumerate()
+            .map(|(i, o)| (o.name.clone(), i))
+            .collect(),
+        behaviors: prog
+            .behaviors
+            .iter()
+            .enumerate()
+            .map(|(i, b)| (b.name.clone(), i))
+            .collect(),
         agents: HashMap::new(),
         namespaces: HashMap::new(),
         option_asts: Vec::new(),

@@ -205,7 +205,10 @@ mod tests {
     #[test]
     fn renders_line_and_caret() {
         let mut sm = SourceMap::new();
-        let f = sm.add(SourceFile::new("o.xabsl", "option o {\n  if (bal.seen) x;\n}".into()));
+        let f = sm.add(SourceFile::new(
+            "o.xabsl",
+            "option o {\n  if (bal.seen) x;\n}".into(),
+        ));
         let d = Diagnostic::error("X5552", Span::new(f, 17, 25), "unknown symbol `bal.seen`")
             .note("did you mean `ball.seen`?");
         let r = d.render(&sm);

@@ -306,7 +306,11 @@ pub fn ruby_number(v: f64) -> String {
             if decpt >= n {
                 format!("{digits}{}.0", "0".repeat((decpt - n) as usize))
             } else {
-                format!("{}.{}", &digits[..decpt as usize], &digits[decpt as usize..])
+                format!(
+                    "{}.{}",
+                    &digits[..decpt as usize],
+                    &digits[decpt as usize..]
+                )
             }
         } else {
             exp_form(&digits, decpt)

@@ -56,7 +56,7 @@ pub enum Keyword {
 
 impl Keyword {
     /// The keyword spelled `s`, if any.
-    pub fn from_str(s: &str) -> Option<Keyword> {
+    pub fn from_word(s: &str) -> Option<Keyword> {
         use Keyword::*;
         Some(match s {
             "true" => True,
@@ -307,7 +307,7 @@ pub fn tokenize(text: &str, file: FileId) -> Result<Vec<Token>, Diagnostic> {
                 i += 1;
             }
             let word = slice(start, i);
-            let tok = match Keyword::from_str(&word) {
+            let tok = match Keyword::from_word(&word) {
                 Some(k) => Tok::Kw(k),
                 None => Tok::Ident,
             };
@@ -407,7 +407,10 @@ pub fn tokenize(text: &str, file: FileId) -> Result<Vec<Token>, Diagnostic> {
                 let ch = text.get(i..).and_then(|s| s.chars().next());
                 let (shown, len) = match ch {
                     Some(c) if !c.is_control() => (format!("`{c}`"), c.len_utf8()),
-                    Some(c) => (format!("the control character {:#04x}", c as u32), c.len_utf8()),
+                    Some(c) => (
+                        format!("the control character {:#04x}", c as u32),
+                        c.len_utf8(),
+                    ),
                     None => (format!("the byte {b:#04x}"), 1),
                 };
                 return Err(Diagnostic::error(

@@ -26,6 +26,7 @@
 
 pub mod ast;
 pub mod check;
+pub mod define;
 pub mod diag;
 pub mod engine;
 pub mod ic;

@@ -162,9 +162,12 @@ mod tests {
     #[test]
     fn follows_includes_once() {
         let mut m = MemLoader::new();
-        m.add("a/agents.xabsl", "include \"b.xabsl\";\ninclude \"sub/c.xabsl\";\n")
-            .add("a/b.xabsl", "include \"sub/c.xabsl\";")
-            .add("a/sub/c.xabsl", "include \"../b.xabsl\";");
+        m.add(
+            "a/agents.xabsl",
+            "include \"b.xabsl\";\ninclude \"sub/c.xabsl\";\n",
+        )
+        .add("a/b.xabsl", "include \"sub/c.xabsl\";")
+        .add("a/sub/c.xabsl", "include \"../b.xabsl\";");
         let l = load(Path::new("a/agents.xabsl"), &m);
         assert!(!l.diagnostics.has_errors());
         assert_eq!(l.files.len(), 3);

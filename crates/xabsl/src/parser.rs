@@ -76,7 +76,9 @@ impl Parser {
                 Tok::Str => format!("the string \"{}\"", t.text),
                 Tok::Range => format!("the range `[{}]`", t.text),
                 Tok::DocComment => "a doc comment `/** ... */`".into(),
-                Tok::InitialComment => "an initial comment `/*** ... */` (allowed only at the start of a file)".into(),
+                Tok::InitialComment => {
+                    "an initial comment `/*** ... */` (allowed only at the start of a file)".into()
+                }
                 other => other.describe(),
             },
             None => "the end of the file".into(),
@@ -86,7 +88,11 @@ impl Parser {
         } else {
             "X2537"
         };
-        Diagnostic::error(code, self.cur_span(), format!("syntax error: expected {expected}, found {found}"))
+        Diagnostic::error(
+            code,
+            self.cur_span(),
+            format!("syntax error: expected {expected}, found {found}"),
+        )
     }
     pub(crate) fn expect(&mut self, t: Tok, expected: &str) -> R<Token> {
         if self.peek() == t {
@@ -182,7 +188,9 @@ impl Parser {
         self.expect(Tok::Kw(K::Namespace), "`namespace`")?;
         let name = self.name("the namespace's name")?;
         self.expect(Tok::LParen, "`(` and the namespace's title")?;
-        let title = self.expect(Tok::Str, "the namespace's title in quotes")?.text;
+        let title = self
+            .expect(Tok::Str, "the namespace's title in quotes")?
+            .text;
         self.expect(Tok::RParen, "`)` after the title")?;
         self.expect(Tok::LBrace, "`{` to open the namespace")?;
         let mut items = Vec::new();
@@ -326,7 +334,8 @@ impl Parser {
     fn param_decl(&mut self) -> R<ParamDecl> {
         let doc = self.doc();
         let ty = self.type_spec()?;
-        let name = self.name("a parameter: `[bool|float|enum NAME] name [range] [\"measure\"];`")?;
+        let name =
+            self.name("a parameter: `[bool|float|enum NAME] name [range] [\"measure\"];`")?;
         let range = self.opt_range();
         let measure = self.opt_measure();
         self.expect(Tok::Semi, "`;` after the parameter")?;
@@ -388,7 +397,8 @@ impl Parser {
             match self.peek() {
                 Tok::RBrace if !o.states.is_empty() => break,
                 Tok::RBrace => {
-                    return Err(self.error_here("a state: an option needs at least one `state NAME { ... }`"))
+                    return Err(self
+                        .error_here("a state: an option needs at least one `state NAME { ... }`"))
                 }
                 _ => o.states.push(self.state()?),
             }
@@ -405,7 +415,10 @@ impl Parser {
             return Ok(t);
         }
         let doc = self.doc();
-        let kw = self.expect(Tok::Kw(K::If), "`if` (a common decision is a chain of `if ... else if ...`)")?;
+        let kw = self.expect(
+            Tok::Kw(K::If),
+            "`if` (a common decision is a chain of `if ... else if ...`)",
+        )?;
         let cond = self.paren_cond()?;
         let then = self.tree()?;
         let else_doc_else = self.peek() == Tok::DocComment && self.peek_at(1) == Tok::Kw(K::Else);
@@ -440,7 +453,10 @@ impl Parser {
         let doc = self.doc();
         let initial = self.eat(Tok::Kw(K::Initial)).map(|t| t.span);
         let target = self.eat(Tok::Kw(K::Target)).map(|t| t.span);
-        self.expect(Tok::Kw(K::State), "`state` (or `initial`/`target` before it)")?;
+        self.expect(
+            Tok::Kw(K::State),
+            "`state` (or `initial`/`target` before it)",
+        )?;
         let name = self.name("the state's name")?;
         let coop = match self.peek() {
             Tok::Kw(K::Capacity) => {
@@ -483,7 +499,10 @@ impl Parser {
         } else {
             None
         };
-        self.expect(Tok::Kw(K::Action), "`action { ... }` (or `decision { ... }` before it)")?;
+        self.expect(
+            Tok::Kw(K::Action),
+            "`action { ... }` (or `decision { ... }` before it)",
+        )?;
         self.expect(Tok::LBrace, "`{` after `action`")?;
         let actions = self.actions()?;
         self.expect(Tok::RBrace, "`}` to close the action block")?;
@@ -525,7 +544,8 @@ impl Parser {
                 let then = self.tree()?;
                 let else_doc = self.doc();
                 if self.peek() != Tok::Kw(K::Else) {
-                    return Err(self.error_here("`else` (every `if` of a state's decision needs an `else`)"));
+                    return Err(self
+                        .error_here("`else` (every `if` of a state's decision needs an `else`)"));
                 }
                 self.bump();
                 let mut other = self.tree()?;
@@ -608,7 +628,9 @@ impl Parser {
         let c = self.binary(0)?;
         if self.peek() != Tok::Question {
             if self.peek() == Tok::Colon {
-                return Err(self.error_here("an operator or the end of the expression (`:` without `?`)"));
+                return Err(
+                    self.error_here("an operator or the end of the expression (`:` without `?`)")
+                );
             }
             return Ok(c);
         }
@@ -751,7 +773,10 @@ mod tests {
         assert_eq!(show(&expr("-a * b")), "(-a * b)");
         assert_eq!(show(&expr("!a && b || c && d")), "((!a && b) || (c && d))");
         assert_eq!(show(&expr("a < b + 1 && c")), "((a < (b + 1)) && c)");
-        assert_eq!(show(&expr("a || b ? c : d + 1")), "((a || b) ? c : (d + 1))");
+        assert_eq!(
+            show(&expr("a || b ? c : d + 1")),
+            "((a || b) ? c : (d + 1))"
+        );
         assert_eq!(show(&expr("f(k = 2, j = x,)")), "f(k=2,j=x)");
         assert_eq!(show(&expr("a % b / c")), "((a % b) / c)");
     }
@@ -784,7 +809,12 @@ option o {
         assert_eq!(o.states.len(), 3);
         assert!(o.common_decision.as_ref().unwrap().other.is_some());
         assert_eq!(o.common_action.len(), 1);
-        assert!(o.states[0].decision.as_ref().unwrap().starts_with_else.is_some());
+        assert!(o.states[0]
+            .decision
+            .as_ref()
+            .unwrap()
+            .starts_with_else
+            .is_some());
         assert!(o.states[1].decision.is_none());
         assert_eq!(o.states[2].actions.len(), 3);
     }

@@ -96,16 +96,12 @@ impl TraceRunner {
             )));
         }
         let v = match p.symbols[sid].ty {
-            Type::Decimal => value.as_f64().ok_or_else(|| {
-                Error::Engine(format!("`{name}` is a number; got {value}"))
-            })?,
+            Type::Decimal => value
+                .as_f64()
+                .ok_or_else(|| Error::Engine(format!("`{name}` is a number; got {value}")))?,
             Type::Boolean => match value {
                 serde_json::Value::Bool(b) => f64::from(u8::from(*b)),
-                other => {
-                    return Err(Error::Engine(format!(
-                        "`{name}` is a boolean; got {other}"
-                    )))
-                }
+                other => return Err(Error::Engine(format!("`{name}` is a boolean; got {other}"))),
             },
             Type::Enum(e) => {
                 let en = &p.enums[e];
@@ -291,6 +287,7 @@ mod tests {
     }
 
     #[test]
+    #[allow(clippy::excessive_precision)]
     fn like_printf_g17() {
         assert_eq!(f(0.0), "0");
         assert_eq!(f(1.0), "1");

@@ -19,7 +19,13 @@ fn check_ic(agents: &Path, expected: &Path) {
     if ours.as_bytes() != theirs.as_slice() {
         let theirs = String::from_utf8_lossy(&theirs);
         for (i, (a, b)) in ours.lines().zip(theirs.lines()).enumerate() {
-            assert_eq!(a, b, "{}: first difference at line {}", expected.display(), i + 1);
+            assert_eq!(
+                a,
+                b,
+                "{}: first difference at line {}",
+                expected.display(),
+                i + 1
+            );
         }
         panic!(
             "{}: lengths differ ({} vs {} bytes)",

@@ -250,7 +250,13 @@ impl Builder<'_> {
     }
 
     /// Every parameter, given or defaulted, in the reference's order.
-    fn assign(&self, params: &[model::Param], first: u32, args: &[model::Arg], cx: Cx) -> Box<[(u32, Any)]> {
+    fn assign(
+        &self,
+        params: &[model::Param],
+        first: u32,
+        args: &[model::Arg],
+        cx: Cx,
+    ) -> Box<[(u32, Any)]> {
         set_order(params)
             .into_iter()
             .map(|i| {
@@ -317,7 +323,13 @@ impl Builder<'_> {
 
     fn input_ref(&self, symbol: usize, args: &[model::Arg], cx: Cx) -> Box<InputRef> {
         let s = &self.p.symbols[symbol];
-        let input = self.code.symbol_input.get(symbol).copied().flatten().unwrap_or(0);
+        let input = self
+            .code
+            .symbol_input
+            .get(symbol)
+            .copied()
+            .flatten()
+            .unwrap_or(0);
         let first = self.slots.symbol_params.get(symbol).copied().unwrap_or(0);
         Box::new(InputRef {
             input,
@@ -327,7 +339,7 @@ impl Builder<'_> {
 
     fn d(&self, e: &model::Expr, cx: Cx) -> D {
         use model::Expr as X;
-        
+
         match e {
             X::Number(v) => D::Const(*v),
             X::Constant(c) => D::Const(self.p.constants[*c].value),
@@ -348,14 +360,18 @@ impl Builder<'_> {
             X::OptionTime => D::OptionTime(cx.option as u32),
             X::Cond {
                 cond, then, other, ..
-            } => D::Cond(Box::new(self.b(cond, cx)), Box::new(self.d(then, cx)), Box::new(self.d(other, cx))),
+            } => D::Cond(
+                Box::new(self.b(cond, cx)),
+                Box::new(self.d(then, cx)),
+                Box::new(self.d(other, cx)),
+            ),
             _ => D::Const(0.0),
         }
     }
 
     fn b(&self, e: &model::Expr, cx: Cx) -> B {
         use model::Expr as X;
-        
+
         match e {
             X::Bool(v) => B::Const(*v),
             X::Param { option, index, .. } => B::Slot(self.param_slot(*option, *index, cx)),
@@ -384,7 +400,7 @@ impl Builder<'_> {
 
     fn e(&self, e: &model::Expr, cx: Cx) -> E {
         use model::Expr as X;
-        
+
         match e {
             X::Element { index, .. } => E::Const(*index as u32),
             X::Param { option, index, .. } => E::Slot(self.param_slot(*option, *index, cx)),
@@ -392,7 +408,11 @@ impl Builder<'_> {
             X::Output { symbol, .. } => E::Slot(self.slots.symbol[*symbol]),
             X::Cond {
                 cond, then, other, ..
-            } => E::Cond(Box::new(self.b(cond, cx)), Box::new(self.e(then, cx)), Box::new(self.e(other, cx))),
+            } => E::Cond(
+                Box::new(self.b(cond, cx)),
+                Box::new(self.e(then, cx)),
+                Box::new(self.e(other, cx)),
+            ),
             _ => E::Const(0),
         }
     }

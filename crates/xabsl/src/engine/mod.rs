@@ -201,7 +201,11 @@ impl Engine {
             depth: 0,
             executed: Vec::with_capacity(code.behaviors.len().max(4)),
             executed_params: Vec::with_capacity(
-                code.behaviors.iter().map(|b| b.n_params as usize).sum::<usize>() + 8,
+                code.behaviors
+                    .iter()
+                    .map(|b| b.n_params as usize)
+                    .sum::<usize>()
+                    + 8,
             ),
             problems: Vec::with_capacity(MAX_PROBLEMS),
             problems_dropped: 0,
@@ -272,8 +276,12 @@ impl Engine {
                 RootAction::Set(s, v) => {
                     let slot = self.code.symbol_slot.get(s).copied().unwrap_or(0);
                     match self.program.symbols.get(s).map(|s| s.ty) {
-                        Some(Type::Boolean) => code::Action::SetB(s as u32, slot, code::B::Const(v != 0.0)),
-                        Some(Type::Enum(_)) => code::Action::SetE(s as u32, slot, code::E::Const(v as u32)),
+                        Some(Type::Boolean) => {
+                            code::Action::SetB(s as u32, slot, code::B::Const(v != 0.0))
+                        }
+                        Some(Type::Enum(_)) => {
+                            code::Action::SetE(s as u32, slot, code::E::Const(v as u32))
+                        }
                         _ => code::Action::SetD(s as u32, slot, code::D::Const(v)),
                     }
                 }
@@ -289,12 +297,20 @@ impl Engine {
     fn default_call(&self, option: bool, i: usize) -> code::Call {
         let (params, first) = if option {
             (
-                self.program.options.get(i).map(|o| o.params.as_slice()).unwrap_or(&[]),
+                self.program
+                    .options
+                    .get(i)
+                    .map(|o| o.params.as_slice())
+                    .unwrap_or(&[]),
                 self.code.options.get(i).map_or(0, |o| o.first_param),
             )
         } else {
             (
-                self.program.behaviors.get(i).map(|b| b.params.as_slice()).unwrap_or(&[]),
+                self.program
+                    .behaviors
+                    .get(i)
+                    .map(|b| b.params.as_slice())
+                    .unwrap_or(&[]),
                 self.code.behaviors.get(i).map_or(0, |b| b.first_param),
             )
         };
@@ -365,7 +381,10 @@ impl Engine {
             .ok_or_else(|| {
                 Error::Engine(format!(
                     "`{}` is not an input symbol",
-                    self.program.symbols.get(symbol).map_or("?", |s| s.name.as_str())
+                    self.program
+                        .symbols
+                        .get(symbol)
+                        .map_or("?", |s| s.name.as_str())
                 ))
             })
     }
@@ -454,7 +473,10 @@ impl Engine {
 
     /// Whether a basic behavior ran in the last cycle.
     pub fn behavior_ran(&self, behavior: usize) -> bool {
-        self.rt.behaviors.get(behavior).is_some_and(|b| b.was_active)
+        self.rt
+            .behaviors
+            .get(behavior)
+            .is_some_and(|b| b.was_active)
     }
 
     /// The current parameter values of a basic behavior (declaration order): those of its
@@ -483,7 +505,8 @@ impl Engine {
 
     /// The active state of an option (index in the option).
     pub fn active_state(&self, option: OptionId) -> usize {
-        let (Some(r), Some(c)) = (self.rt.options.get(option), self.code.options.get(option)) else {
+        let (Some(r), Some(c)) = (self.rt.options.get(option), self.code.options.get(option))
+        else {
             return 0;
         };
         r.active.saturating_sub(c.first_state) as usize

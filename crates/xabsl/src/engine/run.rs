@@ -153,7 +153,11 @@ fn option(code: &Code, rt: &mut Runtime, o: usize) {
         }
     }
     let next = stmt(code, rt, &st.decision);
-    let next = if coop_check(code, rt, next) { next } else { current };
+    let next = if coop_check(code, rt, next) {
+        next
+    } else {
+        current
+    };
     if next != current {
         current = next;
         reset_state(rt, current);
@@ -203,10 +207,10 @@ fn coop_check(code: &Code, rt: &mut Runtime, g: u32) -> bool {
         }
         CoopKind::Capacity(cap) => {
             let cap = cap as i32;
-            if c.executing >= cap {
-                c.entering = true;
-                false
-            } else if c.executing + c.entering_count >= cap && c.highest_priority_entering > prio {
+            // busy, or free but wanted by a team-mate of higher priority
+            if c.executing >= cap
+                || (c.executing + c.entering_count >= cap && c.highest_priority_entering > prio)
+            {
                 c.entering = true;
                 false
             } else if c.executing + c.entering_count >= cap && c.highest_priority_entering == prio {
