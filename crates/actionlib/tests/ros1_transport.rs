@@ -14,7 +14,7 @@ use skipper_actionlib::ros1::{ActionClientBinding, ActionServerBinding, Node, No
 use skipper_actionlib::*;
 use std::io::{Read, Write};
 use std::net::{TcpListener, TcpStream};
-use std::sync::atomic::Ordering;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -29,6 +29,9 @@ struct Served {
     node: Node,
     _binding: ActionServerBinding,
     server: SimpleActionServer<Test>,
+    /// set by the client when it saw the feedback: feedback and result travel on two
+    /// connections, so the server waits for it before it succeeds
+    fb_seen: Arc<AtomicBool>,
 }
 
 fn serve(m: &FakeMaster) -> Served {
@@ -43,9 +46,11 @@ fn serve(m: &FakeMaster) -> Served {
         "read from the parameter server"
     );
     let binding = ActionServerBinding::new(&node, "/act", &a).unwrap();
+    let fb_seen = Arc::new(AtomicBool::new(false));
+    let seen = fb_seen.clone();
     let server = SimpleActionServer::with_execute_callback(
         a,
-        |s: &SimpleActionServer<Test>, g: TestGoal| {
+        move |s: &SimpleActionServer<Test>, g: TestGoal| {
             if g.goal == 4 {
                 while !s.is_preempt_requested() {
                     std::thread::sleep(Duration::from_millis(5));
@@ -54,6 +59,13 @@ fn serve(m: &FakeMaster) -> Served {
             }
             s.publish_feedback(TestFeedback { feedback: g.goal })
                 .map_err(|e| e.to_string())?;
+            // (goal 7 comes from the fake publisher: nobody watches its feedback)
+            for _ in 0..if g.goal == 7 { 0 } else { 1000 } {
+                if seen.swap(false, Ordering::SeqCst) {
+                    break;
+                }
+                std::thread::sleep(Duration::from_millis(5));
+            }
             s.set_succeeded(Some(TestResult { result: g.goal * 2 }), "done")
                 .map_err(|e| e.to_string())
         },
@@ -63,6 +75,7 @@ fn serve(m: &FakeMaster) -> Served {
         node,
         _binding: binding,
         server,
+        fb_seen,
     }
 }
 
@@ -73,15 +86,16 @@ fn client(m: &FakeMaster, name: &str) -> (Node, ActionClientBinding, SimpleActio
     (n, b, SimpleActionClient::new(ac))
 }
 
-fn roundtrip(c: &SimpleActionClient<Test>, g: i32) {
+fn roundtrip(s: &Served, c: &SimpleActionClient<Test>, g: i32) {
     let fb = Arc::new(Mutex::new(Vec::new()));
-    let f2 = fb.clone();
+    let (f2, seen) = (fb.clone(), s.fb_seen.clone());
     c.send_goal(
         TestGoal { goal: g },
         None,
         None,
         Some(Box::new(move |f: &TestFeedback| {
-            f2.lock().unwrap().push(f.feedback)
+            f2.lock().unwrap().push(f.feedback);
+            seen.store(true, Ordering::SeqCst);
         })),
     );
     assert!(c.wait_for_result(Some(Duration::from_secs(10))));
@@ -104,8 +118,8 @@ fn a_client_and_a_server_on_two_nodes() {
     let (_n, _b, c) = client(&m, "/cli");
     assert!(c.wait_for_server(Some(Duration::from_secs(10))));
     assert_eq!(c.action_client().server_id().as_deref(), Some("/srv"));
-    roundtrip(&c, 3);
-    roundtrip(&c, 5);
+    roundtrip(&s, &c, 3);
+    roundtrip(&s, &c, 5);
     // preempt by cancel
     c.send_goal(TestGoal { goal: 4 }, None, None, None);
     std::thread::sleep(Duration::from_millis(100));
@@ -250,7 +264,7 @@ fn bad_peers_are_refused_and_the_server_keeps_serving() {
         .any(|g| g.goal_id.id == "from-evil"));
 
     // and the well-behaved client is still served
-    roundtrip(&c, 6);
+    roundtrip(&s, &c, 6);
 }
 
 #[test]

@@ -16,6 +16,7 @@ use std::process::ExitCode;
   skipper run --until 2m                                   the wander demo, 2 simulated minutes
   skipper run --world examples/worlds/office.world --until 10m
   skipper world check examples/worlds/office.world
+  skipper xabsl check examples/xabsl/soccer/agents.xabsl
 
 Run `skipper <command> --help` for each command's options and examples."
 )]
@@ -35,6 +36,8 @@ enum Command {
     Report(commands::report::ReportArgs),
     /// Replay a run log in the web dashboard, with a time slider.
     Replay(commands::replay::ReplayArgs),
+    /// Check, compile, document and run XABSL agents offline.
+    Xabsl(commands::xabsl::XabslArgs),
 }
 
 fn main() -> ExitCode {
@@ -50,6 +53,7 @@ fn main() -> ExitCode {
         Command::World(a) => commands::world::run(a),
         Command::Report(a) => commands::report::run(a),
         Command::Replay(a) => commands::replay::run(a),
+        Command::Xabsl(a) => commands::xabsl::run(a),
     };
     match result {
         Ok(code) => ExitCode::from(code),

@@ -4,3 +4,4 @@ pub mod replay;
 pub mod report;
 pub mod run;
 pub mod world;
+pub mod xabsl;

@@ -1,0 +1,259 @@
+//! `skipper xabsl`: check XABSL agents, write the reference intermediate code, Graphviz
+//! and HTML documentation, and run an agent offline from JSON lines of inputs.
+
+use crate::exit::Failure;
+use clap::{Args, Subcommand};
+use skipper_xabsl::engine::Engine;
+use skipper_xabsl::trace::TraceRunner;
+use skipper_xabsl::{compile_path, Compilation};
+use std::io::{BufRead, BufWriter, Write};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+/// `skipper xabsl ...`
+#[derive(Debug, Args)]
+pub struct XabslArgs {
+    #[command(subcommand)]
+    pub command: XabslCommand,
+}
+
+/// What to do with the agents.
+#[derive(Debug, Subcommand)]
+pub enum XabslCommand {
+    /// Check an agents file and everything it includes; list every error and warning.
+    #[command(after_help = "Examples:
+  skipper xabsl check examples/xabsl/soccer/agents.xabsl
+  skipper xabsl check agents.xabsl --quiet        errors only, no warnings
+
+Exit status: 0 when the agents check (warnings allowed), 2 when there are errors (every
+one is listed with file:line:col, the line and a caret).")]
+    Check {
+        /// The agents file (it includes the options and namespaces).
+        file: PathBuf,
+        /// Do not show warnings.
+        #[arg(long, short)]
+        quiet: bool,
+    },
+    /// Write the intermediate code the reference XABSL compiler writes (`xabsl.rb -i`),
+    /// byte for byte, for the C++ XabslEngine.
+    #[command(after_help = "Examples:
+  skipper xabsl ic examples/xabsl/soccer/agents.xabsl > soccer.ic
+  skipper xabsl ic agents.xabsl -o behavior.dat
+
+Exit status: 0 when written, 2 when the agents do not check.")]
+    Ic {
+        /// The agents file.
+        file: PathBuf,
+        /// Write to this file instead of standard output.
+        #[arg(short, long, value_name = "FILE")]
+        output: Option<PathBuf>,
+    },
+    /// Run an agent offline: one JSON line of inputs per cycle in, one JSON line of the
+    /// activation path, outputs and basic behaviors per cycle out.
+    #[command(after_help = "Examples:
+  skipper xabsl run agents.xabsl --inputs inputs.jsonl --define 'in.scaled(k)=in.f0*k'
+  skipper xabsl run agents.xabsl --inputs - < inputs.jsonl > trace.jsonl
+  skipper xabsl run agents.xabsl --inputs golden.trace.jsonl --agent striker -o ours.jsonl
+
+An input line: {\"time_ms\": 1000, \"inputs\": {\"ball.seen\": true, \"mode\": \"mode.attack\"}}
+(`time_ms` defaults to the last plus 100; inputs not given keep their values). An output
+line has the keys of the reference engine's golden traces: cycle, time_ms, path, outputs,
+basic_behaviors.
+
+Exit status: 0 when every line ran, 2 for agents that do not check or a bad input line
+(its line number is given).")]
+    Run {
+        /// The agents file.
+        file: PathBuf,
+        /// JSON lines of inputs, one per cycle (`-` for standard input).
+        #[arg(long, value_name = "FILE.jsonl")]
+        inputs: PathBuf,
+        /// Define an input symbol by an expression: `NAME(PARAMS)=EXPRESSION`.
+        #[arg(long, value_name = "NAME(PARAMS)=EXPR")]
+        define: Vec<String>,
+        /// Run this agent instead of the first.
+        #[arg(long, value_name = "NAME")]
+        agent: Option<String>,
+        /// Write to this file instead of standard output.
+        #[arg(short, long, value_name = "FILE")]
+        output: Option<PathBuf>,
+    },
+}
+
+/// Run it; returns the exit status.
+pub fn run(args: XabslArgs) -> Result<u8, Failure> {
+    match args.command {
+        XabslCommand::Check { file, quiet } => check(&file, quiet),
+        XabslCommand::Ic { file, output } => {
+            let c = compiled(&file)?;
+            let ic = skipper_xabsl::ic::write(&c.program);
+            write_out(output.as_deref(), ic.as_bytes())?;
+            Ok(0)
+        }
+        XabslCommand::Run {
+            file,
+            inputs,
+            define,
+            agent,
+            output,
+        } => run_offline(&file, &inputs, &define, agent.as_deref(), output.as_deref()),
+    }
+}
+
+fn check(file: &Path, quiet: bool) -> Result<u8, Failure> {
+    let c = compile_path(file);
+    let src = &c.program.sources;
+    let errors = c.diagnostics.render_errors(src);
+    eprint!("{errors}");
+    if !quiet {
+        eprint!("{}", c.diagnostics.render_warnings(src));
+    }
+    let (e, w) = (c.diagnostics.error_count(), c.diagnostics.warning_count());
+    if e > 0 {
+        return Err(Failure::bad_input(format!(
+            "{}: {e} error{}, {w} warning{}",
+            file.display(),
+            plural(e),
+            plural(w)
+        )));
+    }
+    let p = &c.program;
+    println!(
+        "{}: ok — {} file{}, {} agent{}, {} option{}, {} basic behavior{}, {} symbol{}, {w} warning{}",
+        file.display(),
+        src.len(),
+        plural(src.len()),
+        p.agents.len(),
+        plural(p.agents.len()),
+        p.options.len(),
+        plural(p.options.len()),
+        p.behaviors.len(),
+        plural(p.behaviors.len()),
+        p.symbols.len(),
+        plural(p.symbols.len()),
+        plural(w)
+    );
+    Ok(0)
+}
+
+fn plural(n: usize) -> &'static str {
+    if n == 1 {
+        ""
+    } else {
+        "s"
+    }
+}
+
+/// Compile; on errors, fail with every error (warnings are not shown here).
+pub fn compiled(file: &Path) -> Result<Compilation, Failure> {
+    let c = compile_path(file);
+    if c.diagnostics.has_errors() {
+        eprint!("{}", c.diagnostics.render_errors(&c.program.sources));
+        return Err(Failure::bad_input(format!(
+            "{}: {} error{}",
+            file.display(),
+            c.diagnostics.error_count(),
+            plural(c.diagnostics.error_count())
+        )));
+    }
+    Ok(c)
+}
+
+fn write_out(output: Option<&Path>, bytes: &[u8]) -> Result<(), Failure> {
+    match output {
+        Some(p) => std::fs::write(p, bytes)
+            .map_err(|e| Failure::failed(format!("cannot write {}: {e}", p.display()))),
+        None => {
+            let mut out = std::io::stdout().lock();
+            out.write_all(bytes)
+                .and_then(|_| out.flush())
+                .map_err(|e| Failure::failed(format!("cannot write to standard output: {e}")))
+        }
+    }
+}
+
+fn run_offline(
+    file: &Path,
+    inputs: &Path,
+    defines: &[String],
+    agent: Option<&str>,
+    output: Option<&Path>,
+) -> Result<u8, Failure> {
+    let c = compiled(file)?;
+    let program = Arc::new(c.program);
+    let mut engine = Engine::new(program.clone()).map_err(|e| Failure::bad_input(e.to_string()))?;
+    if let Some(a) = agent {
+        if !engine.select_agent(a) {
+            let names: Vec<&str> = program.agents.iter().map(|a| a.name.as_str()).collect();
+            return Err(Failure::bad_input(format!(
+                "no agent `{a}` (the agents: {})",
+                names.join(", ")
+            )));
+        }
+    }
+    for d in defines {
+        if let Err(e) = skipper_xabsl::define::define_input(&mut engine, d) {
+            let text = e.to_string();
+            if text.contains(": error: ") {
+                eprint!("{text}");
+                return Err(Failure::bad_input(format!("--define `{d}` does not check")));
+            }
+            return Err(Failure::bad_input(text));
+        }
+    }
+    let reader: Box<dyn BufRead> = if inputs.as_os_str() == "-" {
+        Box::new(std::io::stdin().lock())
+    } else {
+        let f = std::fs::File::open(inputs)
+            .map_err(|e| Failure::bad_input(format!("cannot read {}: {e}", inputs.display())))?;
+        Box::new(std::io::BufReader::new(f))
+    };
+    let sink: Box<dyn Write> = match output {
+        Some(p) => Box::new(
+            std::fs::File::create(p)
+                .map_err(|e| Failure::failed(format!("cannot write {}: {e}", p.display())))?,
+        ),
+        None => Box::new(std::io::stdout().lock()),
+    };
+    let mut out = BufWriter::new(sink);
+    let mut runner = TraceRunner::new(engine);
+    let name = if inputs.as_os_str() == "-" {
+        "<stdin>".to_string()
+    } else {
+        inputs.display().to_string()
+    };
+    for (n, line) in reader.lines().enumerate() {
+        let line =
+            line.map_err(|e| Failure::bad_input(format!("{name}:{}: cannot read: {e}", n + 1)))?;
+        if line.trim().is_empty() {
+            continue;
+        }
+        let text = runner
+            .step(&line)
+            .map_err(|e| Failure::bad_input(format!("{name}:{}: {e}", n + 1)))?;
+        writeln!(out, "{text}")
+            .map_err(|e| Failure::failed(format!("cannot write the trace: {e}")))?;
+        for p in runner.engine().problems() {
+            eprintln!(
+                "warning: cycle at line {}: {}",
+                n + 1,
+                describe(runner.engine(), p)
+            );
+        }
+    }
+    out.flush()
+        .map_err(|e| Failure::failed(format!("cannot write the trace: {e}")))?;
+    Ok(0)
+}
+
+/// A run-time problem in words.
+pub fn describe(engine: &Engine, p: &skipper_xabsl::engine::RuntimeProblem) -> String {
+    use skipper_xabsl::engine::RuntimeProblem::*;
+    match p {
+        OptionExecutedTwice(o) => format!(
+            "option `{}` was executed more than once in a cycle (unsupported: it decided again with the later caller's parameters)",
+            engine.program().options.get(*o).map_or("?", |o| o.name.as_str())
+        ),
+        ModuloByZero => "`%` by zero (gave 0)".into(),
+    }
+}

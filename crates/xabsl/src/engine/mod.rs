@@ -1,0 +1,675 @@
+//! The XABSL engine, with the reference engine's semantics (the NaoTH C++ engine,
+//! restated as rules in `docs/xabsl.md`).
+//!
+//! One cycle ([`Engine::execute`]):
+//!
+//! 1. every output symbol's "set this cycle" flag is cleared (values persist);
+//! 2. the root actions run: normally the selected agent's root option;
+//! 3. every option and basic behavior's "active in the previous cycle" becomes whether it
+//!    ran in this one.
+//!
+//! Calling an option or basic behavior writes *all* its parameters (those not given: 0,
+//! false, first element), decimal first, then boolean, then enumerated; sets its
+//! activation time if it was not active in the previous cycle; sets its execution time
+//! (`option_time`); runs it. An option that was not active in the previous cycle starts
+//! in its initial state. It decides once per cycle (the common decision, then the active
+//! state's own tree); a transition takes effect at once (the new state's actions run in
+//! the same cycle with `state_time` 0); `stay` keeps `state_time` running. An option run
+//! twice in a cycle is reported and runs again. `action_done` is true when an option
+//! called by the active state was active in the previous cycle and is in a target state.
+//! `/` by zero divides by 1e-7; `%` works on the operands truncated to 32-bit integers
+//! (and gives 0, reported, for a zero divisor, where the reference crashes).
+//!
+//! Nothing in a steady-state cycle allocates: values live in one array of slots,
+//! expressions are trees built at load time, and the activation path and the list of
+//! basic behaviors run are buffers reused from cycle to cycle.
+
+mod build;
+pub mod code;
+mod run;
+
+use crate::model::{self, OptionId, Program, SymbolId, Type};
+use crate::Error;
+pub use code::InputFn;
+use code::{Code, CoopKind, Source};
+use std::sync::Arc;
+
+/// One option on the activation path of a cycle.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct PathEntry {
+    /// the option
+    pub option: OptionId,
+    /// its active state (index in the option)
+    pub state: usize,
+    /// time since the state was entered (ms)
+    pub state_time: u64,
+    /// time since the option was activated (ms)
+    pub option_time: u64,
+    /// depth in the option tree (the root is 0)
+    pub depth: u32,
+}
+
+/// A basic behavior run in a cycle, with its parameters.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Executed {
+    /// the basic behavior
+    pub behavior: usize,
+    /// where its parameter values start in [`Engine::executed_params`]
+    pub first: usize,
+    /// how many
+    pub len: usize,
+    /// whether a parameter changed at this call
+    pub changed: bool,
+}
+
+/// Something went wrong while running (the cycle goes on, as in the reference).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RuntimeProblem {
+    /// an option ran more than once in a cycle (unsupported by the reference; its state
+    /// machine decided again with the later caller's parameters)
+    OptionExecutedTwice(OptionId),
+    /// `%` with a divisor of 0 (gave 0)
+    ModuloByZero,
+}
+
+/// A message between cooperating agents (the reference's `TeamMessage`): which
+/// cooperative states (numbered as in [`Engine::coop_states`]) the sender executes, is
+/// trying to enter, or whose option it runs.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct TeamMessage {
+    /// cooperative states being executed
+    pub coop_states_executed: Vec<u32>,
+    /// cooperative states the agent tries to enter
+    pub coop_states_entering: Vec<u32>,
+    /// cooperative states whose option is active
+    pub coop_states_option_executed: Vec<u32>,
+    /// the sender's priority
+    pub agent_priority: i32,
+}
+
+impl TeamMessage {
+    /// Empty the lists (keeps their capacity).
+    pub fn reset(&mut self) {
+        self.coop_states_executed.clear();
+        self.coop_states_entering.clear();
+        self.coop_states_option_executed.clear();
+    }
+}
+
+/// What runs at the top of a cycle.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum RootAction {
+    /// an option (normally the selected agent's root option)
+    Option(OptionId),
+    /// a basic behavior
+    Behavior(usize),
+    /// set an output symbol to a fixed value (boolean 0/1, enumerated element index)
+    Set(SymbolId, f64),
+}
+
+#[derive(Debug, Clone, Copy, Default)]
+struct BehaviorState {
+    was_active: bool,
+    is_active: bool,
+    activation: u64,
+    time: u64,
+}
+
+#[derive(Debug, Clone, Copy, Default)]
+struct StateRt {
+    activation: u64,
+    time: u64,
+}
+
+#[derive(Debug, Clone, Copy, Default)]
+struct OptionRt {
+    was_active: bool,
+    is_active: bool,
+    activation: u64,
+    time: u64,
+    active: u32,
+}
+
+#[derive(Debug, Clone, Copy, Default)]
+struct CoopRt {
+    executing: i32,
+    entering_count: i32,
+    in_option: i32,
+    highest_priority_entering: i32,
+    entering: bool,
+    enter_count: i32,
+    conflict: bool,
+}
+
+/// Everything that changes while running.
+#[derive(Debug, Clone)]
+struct Runtime {
+    now: u64,
+    slots: Vec<f64>,
+    options: Vec<OptionRt>,
+    states: Vec<StateRt>,
+    behaviors: Vec<BehaviorState>,
+    coop: Vec<CoopRt>,
+    output_set: Vec<bool>,
+    path: Vec<PathEntry>,
+    depth: u32,
+    executed: Vec<Executed>,
+    executed_params: Vec<f64>,
+    problems: Vec<RuntimeProblem>,
+    problems_dropped: usize,
+    agent_priority: i32,
+    synchronization_ticks: i32,
+}
+
+/// The engine: a program in executable form and its run-time state.
+pub struct Engine {
+    program: Arc<Program>,
+    code: Code,
+    rt: Runtime,
+    roots: Vec<RootAction>,
+    root_calls: Vec<code::Action>,
+    agent: usize,
+}
+
+const MAX_PROBLEMS: usize = 64;
+
+impl Engine {
+    /// Build the engine for a checked program (one without errors). The first agent is
+    /// selected. Fails if the program has no agent or its options call each other in a
+    /// cycle.
+    pub fn new(program: Arc<Program>) -> Result<Engine, Error> {
+        if program.agents.is_empty() {
+            return Err(Error::Engine(
+                "the program declares no agent: write `agent NAME(\"Title\", ROOT_OPTION);` in the agents file".into(),
+            ));
+        }
+        if let Some(c) = find_cycle(&program) {
+            return Err(Error::Engine(format!(
+                "the options call each other in a cycle: {c}"
+            )));
+        }
+        let code = build::build(&program);
+        let rt = Runtime {
+            now: 0,
+            slots: code.initial.clone(),
+            options: vec![OptionRt::default(); code.options.len()],
+            states: vec![StateRt::default(); code.states.len()],
+            behaviors: vec![BehaviorState::default(); code.behaviors.len()],
+            coop: vec![CoopRt::default(); code.coop_states.len()],
+            output_set: vec![false; program.symbols.len()],
+            path: Vec::with_capacity(code.options.len().max(4)),
+            depth: 0,
+            executed: Vec::with_capacity(code.behaviors.len().max(4)),
+            executed_params: Vec::with_capacity(
+                code.behaviors
+                    .iter()
+                    .map(|b| b.n_params as usize)
+                    .sum::<usize>()
+                    + 8,
+            ),
+            problems: Vec::with_capacity(MAX_PROBLEMS),
+            problems_dropped: 0,
+            agent_priority: 0,
+            synchronization_ticks: 0,
+        };
+        let mut e = Engine {
+            program,
+            code,
+            rt,
+            roots: Vec::new(),
+            root_calls: Vec::new(),
+            agent: 0,
+        };
+        for (i, o) in e.code.options.iter().enumerate() {
+            if let Some(r) = e.rt.options.get_mut(i) {
+                r.active = o.initial;
+            }
+        }
+        e.select_agent_index(0);
+        Ok(e)
+    }
+
+    /// The program.
+    pub fn program(&self) -> &Arc<Program> {
+        &self.program
+    }
+
+    /// The executable form (for inspection).
+    pub fn code(&self) -> &Code {
+        &self.code
+    }
+
+    /// The selected agent.
+    pub fn agent(&self) -> usize {
+        self.agent
+    }
+
+    /// Select an agent by name: its root option becomes the only root action. Option
+    /// states are not reset (options not active in the last cycle restart anyway).
+    pub fn select_agent(&mut self, name: &str) -> bool {
+        match self.program.agents.iter().position(|a| a.name == name) {
+            Some(i) => {
+                if i != self.agent || self.roots.is_empty() {
+                    self.select_agent_index(i);
+                }
+                true
+            }
+            None => false,
+        }
+    }
+
+    fn select_agent_index(&mut self, i: usize) {
+        self.agent = i;
+        let root = self.program.agents.get(i).map_or(0, |a| a.root);
+        self.set_root_actions(&[RootAction::Option(root)]);
+    }
+
+    /// Replace the root actions (several options, basic behaviors or fixed output
+    /// values, run in order each cycle; a NaoTH extension).
+    pub fn set_root_actions(&mut self, roots: &[RootAction]) {
+        self.roots = roots.to_vec();
+        self.root_calls = roots
+            .iter()
+            .map(|r| match *r {
+                RootAction::Option(o) => code::Action::Option(self.default_call(true, o)),
+                RootAction::Behavior(b) => code::Action::Behavior(self.default_call(false, b)),
+                RootAction::Set(s, v) => {
+                    let slot = self.code.symbol_slot.get(s).copied().unwrap_or(0);
+                    match self.program.symbols.get(s).map(|s| s.ty) {
+                        Some(Type::Boolean) => {
+                            code::Action::SetB(s as u32, slot, code::B::Const(v != 0.0))
+                        }
+                        Some(Type::Enum(_)) => {
+                            code::Action::SetE(s as u32, slot, code::E::Const(v as u32))
+                        }
+                        _ => code::Action::SetD(s as u32, slot, code::D::Const(v)),
+                    }
+                }
+            })
+            .collect();
+    }
+
+    /// The root actions.
+    pub fn root_actions(&self) -> &[RootAction] {
+        &self.roots
+    }
+
+    fn default_call(&self, option: bool, i: usize) -> code::Call {
+        let (params, first) = if option {
+            (
+                self.program
+                    .options
+                    .get(i)
+                    .map(|o| o.params.as_slice())
+                    .unwrap_or(&[]),
+                self.code.options.get(i).map_or(0, |o| o.first_param),
+            )
+        } else {
+            (
+                self.program
+                    .behaviors
+                    .get(i)
+                    .map(|b| b.params.as_slice())
+                    .unwrap_or(&[]),
+                self.code.behaviors.get(i).map_or(0, |b| b.first_param),
+            )
+        };
+        let params = build::set_order(params)
+            .into_iter()
+            .map(|k| {
+                let slot = first + k as u32;
+                let v = match params[k].ty {
+                    Type::Decimal => code::Any::D(code::D::Const(0.0)),
+                    Type::Boolean => code::Any::B(code::B::Const(false)),
+                    Type::Enum(_) => code::Any::E(code::E::Const(0)),
+                };
+                (slot, v)
+            })
+            .collect();
+        code::Call {
+            callee: i as u32,
+            params,
+        }
+    }
+
+    // ----------------------------------------------------------------- inputs
+
+    /// Set an input symbol's value (for inputs the host sets before each cycle;
+    /// booleans 0/1, enumerated values element indices).
+    pub fn set_input(&mut self, symbol: SymbolId, value: f64) {
+        if let Some(&slot) = self.code.symbol_slot.get(symbol) {
+            if let Some(s) = self.rt.slots.get_mut(slot as usize) {
+                *s = value;
+            }
+        }
+    }
+
+    /// Set a boolean input symbol.
+    pub fn set_bool(&mut self, symbol: SymbolId, value: bool) {
+        self.set_input(symbol, if value { 1.0 } else { 0.0 });
+    }
+
+    /// Set an enumerated input symbol by element index.
+    pub fn set_enum(&mut self, symbol: SymbolId, element: usize) {
+        self.set_input(symbol, element as f64);
+    }
+
+    /// Bind an input symbol to a host function of its parameters (called afresh at every
+    /// reference, as the reference's getters).
+    pub fn bind_input(&mut self, symbol: SymbolId, f: InputFn) -> Result<(), Error> {
+        let i = self.input_index(symbol)?;
+        self.code.inputs[i].source = Source::Function(f);
+        Ok(())
+    }
+
+    /// Define a (parameterised) input symbol by an expression over its parameters and
+    /// other symbols, as `skipper xabsl run --define 'in.scaled(k)=in.f0*k'` does.
+    pub fn define_input(&mut self, symbol: SymbolId, e: &model::Expr) -> Result<(), Error> {
+        let i = self.input_index(symbol)?;
+        let any = build::definition(&self.program, &self.code, symbol, e);
+        self.code.inputs[i].source = Source::Definition(any);
+        Ok(())
+    }
+
+    fn input_index(&self, symbol: SymbolId) -> Result<usize, Error> {
+        self.code
+            .symbol_input
+            .get(symbol)
+            .copied()
+            .flatten()
+            .map(|i| i as usize)
+            .ok_or_else(|| {
+                Error::Engine(format!(
+                    "`{}` is not an input symbol",
+                    self.program
+                        .symbols
+                        .get(symbol)
+                        .map_or("?", |s| s.name.as_str())
+                ))
+            })
+    }
+
+    /// Whether an input symbol takes its value from [`Engine::set_input`].
+    pub fn input_is_value(&self, symbol: SymbolId) -> bool {
+        self.input_index(symbol)
+            .ok()
+            .and_then(|i| self.code.inputs.get(i))
+            .is_some_and(|i| matches!(i.source, Source::Value))
+    }
+
+    // ---------------------------------------------------------------- outputs
+
+    /// The current value of a symbol (output, internal, or a value-bound input).
+    pub fn value(&self, symbol: SymbolId) -> f64 {
+        self.code
+            .symbol_slot
+            .get(symbol)
+            .and_then(|&s| self.rt.slots.get(s as usize))
+            .copied()
+            .unwrap_or(0.0)
+    }
+
+    /// Set an output or internal symbol from outside (as a host writing its variable).
+    pub fn set_output(&mut self, symbol: SymbolId, value: f64) {
+        self.set_input(symbol, value);
+    }
+
+    /// Whether an output symbol was set in the last cycle.
+    pub fn was_set(&self, symbol: SymbolId) -> bool {
+        self.rt.output_set.get(symbol).copied().unwrap_or(false)
+    }
+
+    /// The current value of a parameter of an option (`index` in its declaration).
+    pub fn option_parameter(&self, option: OptionId, index: usize) -> f64 {
+        self.code
+            .options
+            .get(option)
+            .and_then(|o| self.rt.slots.get(o.first_param as usize + index))
+            .copied()
+            .unwrap_or(0.0)
+    }
+
+    // ------------------------------------------------------------- the cycle
+
+    /// Run one cycle at time `now_ms` (milliseconds of the host's clock).
+    pub fn execute(&mut self, now_ms: u64) {
+        run::execute(&self.code, &self.root_calls, &mut self.rt, now_ms);
+    }
+
+    /// Forget which options and basic behaviors were active: the next cycle starts every
+    /// option in its initial state.
+    pub fn reset(&mut self) {
+        for o in &mut self.rt.options {
+            o.was_active = false;
+        }
+        for b in &mut self.rt.behaviors {
+            b.was_active = false;
+        }
+    }
+
+    /// The activation path of the last cycle: the options run, root first, in the order
+    /// they ran.
+    pub fn path(&self) -> &[PathEntry] {
+        &self.rt.path
+    }
+
+    /// The basic behaviors run in the last cycle, in the order they ran.
+    pub fn executed(&self) -> &[Executed] {
+        &self.rt.executed
+    }
+
+    /// The parameter values of [`Engine::executed`] (declaration order per behavior).
+    pub fn executed_params(&self) -> &[f64] {
+        &self.rt.executed_params
+    }
+
+    /// The parameter values of one executed basic behavior.
+    pub fn params_of(&self, e: &Executed) -> &[f64] {
+        self.rt
+            .executed_params
+            .get(e.first..e.first + e.len)
+            .unwrap_or(&[])
+    }
+
+    /// Whether a basic behavior ran in the last cycle.
+    pub fn behavior_ran(&self, behavior: usize) -> bool {
+        self.rt
+            .behaviors
+            .get(behavior)
+            .is_some_and(|b| b.was_active)
+    }
+
+    /// The current parameter values of a basic behavior (declaration order): those of its
+    /// last call.
+    pub fn behavior_params(&self, behavior: usize) -> &[f64] {
+        self.code
+            .behaviors
+            .get(behavior)
+            .and_then(|b| {
+                self.rt
+                    .slots
+                    .get(b.first_param as usize..(b.first_param + b.n_params) as usize)
+            })
+            .unwrap_or(&[])
+    }
+
+    /// Problems of the last cycle (at most 64; see [`Engine::problems_dropped`]).
+    pub fn problems(&self) -> &[RuntimeProblem] {
+        &self.rt.problems
+    }
+
+    /// Problems beyond the first 64 of the last cycle.
+    pub fn problems_dropped(&self) -> usize {
+        self.rt.problems_dropped
+    }
+
+    /// The active state of an option (index in the option).
+    pub fn active_state(&self, option: OptionId) -> usize {
+        let (Some(r), Some(c)) = (self.rt.options.get(option), self.code.options.get(option))
+        else {
+            return 0;
+        };
+        r.active.saturating_sub(c.first_state) as usize
+    }
+
+    /// Whether an option ran in the last cycle.
+    pub fn was_active(&self, option: OptionId) -> bool {
+        self.rt.options.get(option).is_some_and(|o| o.was_active)
+    }
+
+    /// Whether the root option of the selected agent is in a target state.
+    pub fn root_reached_target(&self) -> bool {
+        let Some(a) = self.program.agents.get(self.agent) else {
+            return false;
+        };
+        let o = a.root;
+        let s = self.active_state(o);
+        self.was_active(o)
+            && self
+                .program
+                .options
+                .get(o)
+                .and_then(|x| x.states.get(s))
+                .is_some_and(|s| s.target)
+    }
+
+    // ------------------------------------------------------- cooperation
+
+    /// The cooperative states, numbered as in team messages: (option, state) pairs.
+    pub fn coop_states(&self) -> Vec<(OptionId, usize)> {
+        self.code
+            .coop_states
+            .iter()
+            .filter_map(|&g| self.code.states.get(g as usize))
+            .map(|s| (s.option as usize, s.local as usize))
+            .collect()
+    }
+
+    /// This agent's priority (higher wins when several want a capacity state).
+    pub fn set_agent_priority(&mut self, p: i32) {
+        self.rt.agent_priority = p;
+    }
+
+    /// Cycles needed for a message to reach the team-mates and their answer to come back.
+    pub fn set_synchronization_ticks(&mut self, ticks: i32) {
+        self.rt.synchronization_ticks = ticks;
+    }
+
+    /// Call before processing the messages of a cycle (and before [`Engine::execute`]).
+    pub fn prepare_incoming_messages(&mut self) {
+        for c in &mut self.rt.coop {
+            c.executing = 0;
+            c.entering_count = 0;
+            c.in_option = 0;
+            if c.entering {
+                c.enter_count += 1;
+            } else {
+                c.enter_count = 0;
+            }
+            c.entering = false;
+        }
+    }
+
+    /// Take in a team-mate's message.
+    pub fn process_incoming_message(&mut self, m: &TeamMessage) {
+        for &i in &m.coop_states_executed {
+            if let Some(c) = self.rt.coop.get_mut(i as usize) {
+                c.executing += 1;
+            }
+        }
+        for &i in &m.coop_states_entering {
+            if let Some(c) = self.rt.coop.get_mut(i as usize) {
+                if c.entering_count == 0 || c.highest_priority_entering < m.agent_priority {
+                    c.highest_priority_entering = m.agent_priority;
+                }
+                c.entering_count += 1;
+            }
+        }
+        for &i in &m.coop_states_option_executed {
+            if let Some(c) = self.rt.coop.get_mut(i as usize) {
+                c.in_option += 1;
+            }
+        }
+    }
+
+    /// Write this agent's message for its team-mates (after [`Engine::execute`]).
+    pub fn generate_outgoing_message(&self, m: &mut TeamMessage) {
+        m.reset();
+        for (i, &g) in self.code.coop_states.iter().enumerate() {
+            let Some(st) = self.code.states.get(g as usize) else {
+                continue;
+            };
+            let Some(o) = self.rt.options.get(st.option as usize) else {
+                continue;
+            };
+            if o.was_active {
+                m.coop_states_option_executed.push(i as u32);
+                if o.active == g {
+                    m.coop_states_executed.push(i as u32);
+                } else if self.rt.coop.get(i).is_some_and(|c| c.entering) {
+                    m.coop_states_entering.push(i as u32);
+                }
+            }
+        }
+        m.agent_priority = self.rt.agent_priority;
+    }
+
+    /// Whether the capacity state (option, state) saw a conflict when it last decided.
+    pub fn conflict(&self, option: OptionId, state: usize) -> bool {
+        let Some(o) = self.code.options.get(option) else {
+            return false;
+        };
+        let g = o.first_state as usize + state;
+        self.code
+            .states
+            .get(g)
+            .and_then(|s| s.coop_index)
+            .and_then(|i| self.rt.coop.get(i as usize))
+            .is_some_and(|c| c.conflict)
+    }
+
+    /// The kind of a state's cooperation.
+    pub fn coop_kind(&self, option: OptionId, state: usize) -> CoopKind {
+        self.code
+            .options
+            .get(option)
+            .and_then(|o| self.code.states.get(o.first_state as usize + state))
+            .map_or(CoopKind::Normal, |s| s.coop)
+    }
+}
+
+/// A cycle of option calls, as "`a` calls `b` calls `a`".
+fn find_cycle(p: &Program) -> Option<String> {
+    fn visit(p: &Program, o: usize, mark: &mut [u8], path: &mut Vec<usize>) -> Option<String> {
+        if mark[o] == 2 {
+            return None;
+        }
+        if mark[o] == 1 {
+            let pos = path.iter().position(|&x| x == o).unwrap_or(0);
+            let mut names: Vec<String> = path[pos..]
+                .iter()
+                .map(|&x| format!("`{}`", p.options[x].name))
+                .collect();
+            names.push(format!("`{}`", p.options[o].name));
+            return Some(names.join(" calls "));
+        }
+        mark[o] = 1;
+        path.push(o);
+        for c in p.callees(o) {
+            if let Some(s) = visit(p, c, mark, path) {
+                return Some(s);
+            }
+        }
+        path.pop();
+        mark[o] = 2;
+        None
+    }
+    let mut mark = vec![0u8; p.options.len()];
+    for o in 0..p.options.len() {
+        let mut path = Vec::new();
+        if let Some(s) = visit(p, o, &mut mark, &mut path) {
+            return Some(s);
+        }
+    }
+    None
+}
