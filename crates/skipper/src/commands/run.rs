@@ -111,7 +111,12 @@ pub fn run(args: RunArgs) -> Result<u8, Failure> {
     let mut world = vehicles::build(&args.vehicle, args.world.as_deref(), args.robots, args.seed)?;
     let needed = choice.robots_needed();
     if world.len() < needed && args.robots.is_none() {
-        world = vehicles::build(&args.vehicle, args.world.as_deref(), Some(needed), args.seed)?;
+        world = vehicles::build(
+            &args.vehicle,
+            args.world.as_deref(),
+            Some(needed),
+            args.seed,
+        )?;
     }
     let controllers = choice.build(&*world, args.seed)?;
     let robots = world.len();
