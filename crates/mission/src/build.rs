@@ -126,7 +126,11 @@ pub fn load(source: &str, file: &str, opts: &LoadOptions) -> Result<Mission, Mis
     let name = match g.get::<Value>("NAME") {
         Ok(Value::String(s)) => s.to_string_lossy(),
         _ => {
-            c.error(0, None, "NAME is missing: a mission needs `NAME = \"Mission Name\"`");
+            c.error(
+                0,
+                None,
+                "NAME is missing: a mission needs `NAME = \"Mission Name\"`",
+            );
             String::new()
         }
     };
@@ -144,9 +148,16 @@ pub fn load(source: &str, file: &str, opts: &LoadOptions) -> Result<Mission, Mis
         Ok(other) if !other.is_nil() => c.error(
             0,
             None,
-            format!("STACK must be a table of items, not a {}", other.type_name()),
+            format!(
+                "STACK must be a table of items, not a {}",
+                other.type_name()
+            ),
         ),
-        _ => c.error(0, None, "STACK is missing: a mission needs `STACK = { ... }`"),
+        _ => c.error(
+            0,
+            None,
+            "STACK is missing: a mission needs `STACK = { ... }`",
+        ),
     }
     let diags = c.diags.borrow().clone();
     if diags.iter().any(Diagnostic::is_error) {
@@ -184,7 +195,15 @@ impl Node {
     }
 }
 
-const MODIFIERS: &[&str] = &["ID", "WHEN", "WHILE", "PREEMPTIVE", "UNTIL", "WITHIN", "REPEAT"];
+const MODIFIERS: &[&str] = &[
+    "ID",
+    "WHEN",
+    "WHILE",
+    "PREEMPTIVE",
+    "UNTIL",
+    "WITHIN",
+    "REPEAT",
+];
 
 struct Walker<'a> {
     ctx: &'a Ctx,
@@ -201,12 +220,16 @@ impl Walker<'_> {
             span: (usize::MAX, 0),
         };
         if depth > 64 {
-            self.ctx.error(hint, None, "substacks nest more than 64 deep");
+            self.ctx
+                .error(hint, None, "substacks nest more than 64 deep");
             return s;
         }
         if !self.seen.insert(t.to_pointer() as usize) {
-            self.ctx
-                .error(hint, None, "a substack table is used twice (or contains itself)");
+            self.ctx.error(
+                hint,
+                None,
+                "a substack table is used twice (or contains itself)",
+            );
             return s;
         }
         let len = t.raw_len();
@@ -392,7 +415,11 @@ impl Walker<'_> {
         let cmd: Value = t.raw_get("COMMAND").unwrap_or(Value::Nil);
         let command = !cmd.is_nil();
         if !b.is_nil() && command {
-            c.error(hint, Some("BEHAVIOR"), "an item is a BEHAVIOR or a COMMAND, not both");
+            c.error(
+                hint,
+                Some("BEHAVIOR"),
+                "an item is a BEHAVIOR or a COMMAND, not both",
+            );
             return None;
         }
         let which = if command { cmd } else { b };
@@ -403,12 +430,20 @@ impl Walker<'_> {
                     spec, line, name, ..
                 }) => (spec, line, name),
                 _ => {
-                    c.error(hint, Some(word), format!("{word} = must name a behavior such as Guidance.Waypoint"));
+                    c.error(
+                        hint,
+                        Some(word),
+                        format!("{word} = must name a behavior such as Guidance.Waypoint"),
+                    );
                     return None;
                 }
             },
             _ => {
-                c.error(hint, Some(word), format!("{word} = must name a behavior such as Guidance.Waypoint"));
+                c.error(
+                    hint,
+                    Some(word),
+                    format!("{word} = must name a behavior such as Guidance.Waypoint"),
+                );
                 return None;
             }
         };
@@ -502,7 +537,9 @@ impl RawStack {
 fn describe(o: &Obj) -> String {
     match o {
         Obj::Behavior { module, name, .. } => {
-            format!("{module}.{name} (wrap it: BEHAVIOR({module}.{name}) or COMMAND({module}.{name}))")
+            format!(
+                "{module}.{name} (wrap it: BEHAVIOR({module}.{name}) or COMMAND({module}.{name}))"
+            )
         }
         Obj::Clause(..) => "a ValueClause".into(),
         Obj::Uri(..) => "a URI".into(),
@@ -546,11 +583,18 @@ fn flatten(c: &Ctx, node: Node, parent: Option<usize>, path: String, items: &mut
                 return;
             };
             let mut settings = vec![None; spec.settings.len()];
-            for Assign { index, value, line, .. } in &raw.sets {
+            for Assign {
+                index, value, line, ..
+            } in &raw.sets
+            {
                 if let Some(slot) = settings.get_mut(*index) {
                     if slot.is_some() {
                         let name = spec.settings.get(*index).map_or("", |s| s.name);
-                        c.warn(*line, Some(name), format!("{}.{name} is set twice; the last value counts", spec.name));
+                        c.warn(
+                            *line,
+                            Some(name),
+                            format!("{}.{name} is set twice; the last value counts", spec.name),
+                        );
                     }
                     *slot = Some(*value);
                 }
@@ -560,14 +604,21 @@ fn flatten(c: &Ctx, node: Node, parent: Option<usize>, path: String, items: &mut
                     c.error(
                         raw.line,
                         Some(spec.name),
-                        format!("{} needs the setting {}.{} ({})", spec.name, spec.name, s.name, s.doc),
+                        format!(
+                            "{} needs the setting {}.{} ({})",
+                            spec.name, spec.name, s.name, s.doc
+                        ),
                     );
                 }
             }
             let mut repeat = raw.repeat.map_or(Repeat::Times(1), |r| r.0);
             if !raw.command {
                 if let Some((_, l)) = raw.repeat {
-                    c.warn(l, Some("REPEAT"), "REPEAT on a behavior is ignored: behaviors run until their stack ends");
+                    c.warn(
+                        l,
+                        Some("REPEAT"),
+                        "REPEAT on a behavior is ignored: behaviors run until their stack ends",
+                    );
                     repeat = Repeat::Times(1);
                 }
             }
@@ -598,7 +649,11 @@ fn flatten(c: &Ctx, node: Node, parent: Option<usize>, path: String, items: &mut
                 c.warn(l, Some("REPEAT"), "REPEAT = 0: this substack is skipped");
             }
             items.push(Item {
-                path: if parent.is_none() { "STACK".into() } else { path.clone() },
+                path: if parent.is_none() {
+                    "STACK".into()
+                } else {
+                    path.clone()
+                },
                 line: s.line,
                 parent,
                 end: me + 1,
@@ -629,7 +684,11 @@ fn flatten(c: &Ctx, node: Node, parent: Option<usize>, path: String, items: &mut
                     },
                     Node::Leaf(_) => (k + 1).to_string(),
                 };
-                let child_path = if path.is_empty() { label } else { format!("{path}/{label}") };
+                let child_path = if path.is_empty() {
+                    label
+                } else {
+                    format!("{path}/{label}")
+                };
                 let idx = items.len();
                 let before = items.len();
                 flatten(c, child, Some(me), child_path, items);
@@ -667,7 +726,11 @@ fn check_top(c: &Ctx, items: &[Item]) {
     // rule 6: a substack with an empty sequence in sequence position blocks what follows
     for it in items.iter().skip(1) {
         if let Body::Stack { sequence, .. } = &it.body {
-            if sequence.is_empty() && it.is_sequential() && it.until.is_none() && it.within.is_none() {
+            if sequence.is_empty()
+                && it.is_sequential()
+                && it.until.is_none()
+                && it.within.is_none()
+            {
                 c.warn(it.line, None, format!("substack {} has no commands, so it never completes: the items after it in sequence never run (give it UNTIL, WITHIN, or a WHEN/WHILE guard)", it.path));
             }
         }

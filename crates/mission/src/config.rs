@@ -43,6 +43,10 @@ impl ConfigValue {
             ConfigValue::Number {
                 value,
                 unit: Some(u),
+            } if u.name == unit.name => Some(*value),
+            ConfigValue::Number {
+                value,
+                unit: Some(u),
             } => units::convert(*value, u, unit).ok(),
             _ => None,
         }
@@ -189,9 +193,18 @@ mod tests {
             "workSite.cfg",
         )
         .unwrap();
-        assert_eq!(t.get("latitude").unwrap().number_in(&units::DEGREE), Some(36.8));
-        assert_eq!(t.get("longitude").unwrap().number_in(&units::DEGREE), Some(-121.9));
-        assert_eq!(t.get("name"), Some(&ConfigValue::Text("Monterey // Bay".into())));
+        assert_eq!(
+            t.get("latitude").unwrap().number_in(&units::DEGREE),
+            Some(36.8)
+        );
+        assert_eq!(
+            t.get("longitude").unwrap().number_in(&units::DEGREE),
+            Some(-121.9)
+        );
+        assert_eq!(
+            t.get("name"),
+            Some(&ConfigValue::Text("Monterey // Bay".into()))
+        );
         assert_eq!(t.get("float"), Some(&ConfigValue::Bool(true)));
         assert_eq!(t.get("radius").unwrap().canonical(), Some(2000.0));
     }

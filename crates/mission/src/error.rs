@@ -151,12 +151,19 @@ mod tests {
     fn renders_line_and_caret_under_the_word() {
         let f: Arc<str> = "m.lua".into();
         let src = "a = 1\n  BEHAVIOR( Guidance.Nope )\n";
-        let d = Diagnostic::at(Severity::Error, &f, src, 2, Some("Nope"), "unknown behavior");
+        let d = Diagnostic::at(
+            Severity::Error,
+            &f,
+            src,
+            2,
+            Some("Nope"),
+            "unknown behavior",
+        );
         assert_eq!(
             d.to_string(),
             "m.lua:2:22: error: unknown behavior\n  |\n2 |   BEHAVIOR( Guidance.Nope )\n  |                      ^^^^"
         );
         let d = Diagnostic::at(Severity::Warning, &f, src, 2, None, "w");
-        assert_eq!((d.col, d.len), (3, 24));
+        assert_eq!((d.col, d.len), (3, 25));
     }
 }

@@ -9,9 +9,13 @@
 //!
 //! The tick loop is pure Rust and allocates nothing in steady state.
 
+pub mod behaviors;
 pub mod build;
+pub mod clause;
 pub mod config;
+pub mod controller;
 pub mod error;
+pub mod executive;
 pub mod library;
 mod lua;
 pub mod model;
@@ -19,6 +23,8 @@ pub mod uri;
 
 pub use build::{default_control, default_work_site, load, load_file, load_str, LoadOptions};
 pub use config::{parse_config, ConfigTable, ConfigValue};
+pub use controller::MissionController;
 pub use error::{Diagnostic, MissionError, Severity};
+pub use executive::{Executive, ItemState, MissionStatus};
 pub use lua::Limits;
 pub use model::Mission;

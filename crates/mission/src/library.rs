@@ -240,4 +240,11 @@ pub fn spec(kind: BehaviorKind) -> &'static BehaviorSpec {
 }
 
 /// The modules a mission may name (only `Guidance` has entries today).
-pub const MODULES: &[&str] = &["Guidance", "Science", "Sensor", "Estimation", "Trigger", "Dock"];
+pub const MODULES: &[&str] = &[
+    "Guidance",
+    "Science",
+    "Sensor",
+    "Estimation",
+    "Trigger",
+    "Dock",
+];

@@ -19,13 +19,22 @@ use crate::library::{self, BehaviorSpec, SettingType, Usage};
 use crate::model::{Clause, CmpOp, Constant, Operand, Repeat, SettingValue};
 use crate::uri::{self, UriId};
 use mlua::{
-    AnyUserData, HookTriggers, Lua, LuaOptions, MetaMethod, MultiValue, StdLib, Table,
-    UserData, UserDataMethods, Value, VmState,
+    AnyUserData, HookTriggers, Lua, LuaOptions, MetaMethod, MultiValue, StdLib, Table, UserData,
+    UserDataMethods, Value, VmState,
 };
 use skipper_core::units::{self, Dimension, Unit};
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 use std::sync::Arc;
+
+/// Convert between units, exactly when they are the same unit.
+fn conv(v: f64, from: &'static Unit, to: &'static Unit) -> Result<f64, units::UnitError> {
+    if from.name == to.name {
+        Ok(v)
+    } else {
+        units::convert(v, from, to)
+    }
+}
 
 /// Limits of the load sandbox.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -444,23 +453,42 @@ fn setting_value(
     let full = format!("{}.{}", spec.name, s.name);
     // (unit, number) form first
     let data = match args {
-        [Value::UserData(u), n] if matches!(obj(&Value::UserData(u.clone())), Some(Obj::Unit(_))) => {
+        [Value::UserData(u), n]
+            if matches!(obj(&Value::UserData(u.clone())), Some(Obj::Unit(_))) =>
+        {
             let Some(Obj::Unit(unit)) = obj(&Value::UserData(u.clone())) else {
                 return Ok(None);
             };
             match (number(n), obj(n)) {
-                (Some(x), _) => Value::UserData(lua.create_userdata(Obj::Data(Data::Num(x, unit), at))?),
-                (None, Some(Obj::Data(Data::Num(x, from), _))) => {
-                    match units::convert(x, from, unit) {
-                        Ok(v) => Value::UserData(lua.create_userdata(Obj::Data(Data::Num(v, unit), at))?),
-                        Err(_) => {
-                            c.error(at, Some(s.name), format!("SET {full}: the value is a {} but the unit Units.{} is a {}", from.dimension, unit.name, unit.dimension));
-                            return Ok(None);
-                        }
-                    }
+                (Some(x), _) => {
+                    Value::UserData(lua.create_userdata(Obj::Data(Data::Num(x, unit), at))?)
                 }
+                (None, Some(Obj::Data(Data::Num(x, from), _))) => match conv(x, from, unit) {
+                    Ok(v) => {
+                        Value::UserData(lua.create_userdata(Obj::Data(Data::Num(v, unit), at))?)
+                    }
+                    Err(_) => {
+                        c.error(
+                            at,
+                            Some(s.name),
+                            format!(
+                                "SET {full}: the value is a {} but the unit Units.{} is a {}",
+                                from.dimension, unit.name, unit.dimension
+                            ),
+                        );
+                        return Ok(None);
+                    }
+                },
                 _ => {
-                    c.error(at, Some(s.name), format!("SET {full}: after Units.{} a number is expected, not {}", unit.name, type_name(n)));
+                    c.error(
+                        at,
+                        Some(s.name),
+                        format!(
+                            "SET {full}: after Units.{} a number is expected, not {}",
+                            unit.name,
+                            type_name(n)
+                        ),
+                    );
                     return Ok(None);
                 }
             }
@@ -594,7 +622,13 @@ fn builder_method(lua: &Lua, name: &str, args: MultiValue) -> mlua::Result<Value
     let mut args: Vec<Value> = args.into_iter().collect();
     let this = match args.first() {
         Some(Value::UserData(u)) => u.clone(),
-        _ => return Err(fail(lua, Some(name), format!("use `:{name}(...)`, with a colon"))),
+        _ => {
+            return Err(fail(
+                lua,
+                Some(name),
+                format!("use `:{name}(...)`, with a colon"),
+            ))
+        }
     };
     args.remove(0);
     let this_obj = this.borrow::<Obj>()?.clone();
@@ -603,17 +637,24 @@ fn builder_method(lua: &Lua, name: &str, args: MultiValue) -> mlua::Result<Value
     if name == "SET" {
         if let Obj::Setting { behavior, .. } = &this_obj {
             // table form: Guidance.X.S:SET(value)
-            let Some((spec, index)) = resolve_setting(lua, &Value::UserData(this.clone()), *behavior)? else {
-                return Ok(Value::UserData(lua.create_userdata(Obj::Clause(Rc::new(Clause::Const(false)), at))?));
+            let Some((spec, index)) =
+                resolve_setting(lua, &Value::UserData(this.clone()), *behavior)?
+            else {
+                return Ok(Value::UserData(lua.create_userdata(Obj::Clause(
+                    Rc::new(Clause::Const(false)),
+                    at,
+                ))?));
             };
             let value = setting_value(lua, spec, index, &args)?;
             return match value {
-                Some(value) => Ok(Value::UserData(lua.create_userdata(Obj::Assign(Assign {
-                    behavior: spec,
-                    index,
-                    value,
-                    line: at,
-                }))?)),
+                Some(value) => Ok(Value::UserData(lua.create_userdata(Obj::Assign(
+                    Assign {
+                        behavior: spec,
+                        index,
+                        value,
+                        line: at,
+                    },
+                ))?)),
                 None => Ok(Value::Nil),
             };
         }
@@ -632,7 +673,8 @@ fn builder_method(lua: &Lua, name: &str, args: MultiValue) -> mlua::Result<Value
         "SET" => {
             let setting = first;
             if let Some((spec, index)) = resolve_setting(lua, &setting, spec)? {
-                if let Some(value) = setting_value(lua, spec, index, args.get(1..).unwrap_or(&[]))? {
+                if let Some(value) = setting_value(lua, spec, index, args.get(1..).unwrap_or(&[]))?
+                {
                     item.borrow_mut().sets.push(Assign {
                         behavior: spec,
                         index,
@@ -713,44 +755,87 @@ impl UserData for Obj {
                 clause_method(lua, name, args)
             });
         }
-        for &name in &["SET", "WHEN", "WHILE", "PREEMPTIVE", "UNTIL", "WITHIN", "REPEAT"] {
+        for &name in &[
+            "SET",
+            "WHEN",
+            "WHILE",
+            "PREEMPTIVE",
+            "UNTIL",
+            "WITHIN",
+            "REPEAT",
+        ] {
             m.add_function(name, move |lua, args: MultiValue| {
                 builder_method(lua, name, args)
             });
         }
-        m.add_meta_function(MetaMethod::Index, |lua, (this, key): (AnyUserData, Value)| {
-            let key = match &key {
-                Value::String(s) => s.to_str().map(|s| s.to_string()).unwrap_or_default(),
-                _ => return Err(fail(lua, None, format!("cannot index {} with {}", this.borrow::<Obj>()?.describe(), type_name(&key)))),
-            };
-            let at = line(lua);
-            let o = this.borrow::<Obj>()?.clone();
-            let c = ctx(lua)?;
-            match o {
-                Obj::Space(Space::Units) => match Unit::by_name(&key).or_else(|| crate::config::unit_by_name(&key)) {
-                    Some(u) => Ok(Obj::Unit(u)),
-                    None => Err(fail(lua, Some(&key), format!("unknown unit Units.{key}"))),
-                },
-                Obj::Space(Space::Uris) => match uri::by_name(&key) {
-                    Some(u) => Ok(Obj::Uri(u, at)),
-                    None => Err(fail(lua, Some(&key), format!("unknown URI UniversalURI.{key}"))),
-                },
-                Obj::Space(Space::Module(module)) => {
-                    let spec = library::find(module, &key);
-                    if spec.is_none() {
-                        let known: Vec<_> = library::LIBRARY.iter().map(|b| b.name).collect();
-                        c.error(at, Some(&key), format!("unknown behavior or command {module}.{key} (known: {})", known.join(", ")));
+        m.add_meta_function(
+            MetaMethod::Index,
+            |lua, (this, key): (AnyUserData, Value)| {
+                let key = match &key {
+                    Value::String(s) => s.to_str().map(|s| s.to_string()).unwrap_or_default(),
+                    _ => {
+                        return Err(fail(
+                            lua,
+                            None,
+                            format!(
+                                "cannot index {} with {}",
+                                this.borrow::<Obj>()?.describe(),
+                                type_name(&key)
+                            ),
+                        ))
                     }
-                    Ok(Obj::Behavior { module, name: key, spec, line: at })
+                };
+                let at = line(lua);
+                let o = this.borrow::<Obj>()?.clone();
+                let c = ctx(lua)?;
+                match o {
+                    Obj::Space(Space::Units) => {
+                        match Unit::by_name(&key).or_else(|| crate::config::unit_by_name(&key)) {
+                            Some(u) => Ok(Obj::Unit(u)),
+                            None => Err(fail(lua, Some(&key), format!("unknown unit Units.{key}"))),
+                        }
+                    }
+                    Obj::Space(Space::Uris) => match uri::by_name(&key) {
+                        Some(u) => Ok(Obj::Uri(u, at)),
+                        None => Err(fail(
+                            lua,
+                            Some(&key),
+                            format!("unknown URI UniversalURI.{key}"),
+                        )),
+                    },
+                    Obj::Space(Space::Module(module)) => {
+                        let spec = library::find(module, &key);
+                        if spec.is_none() {
+                            let known: Vec<_> = library::LIBRARY.iter().map(|b| b.name).collect();
+                            c.error(
+                                at,
+                                Some(&key),
+                                format!(
+                                    "unknown behavior or command {module}.{key} (known: {})",
+                                    known.join(", ")
+                                ),
+                            );
+                        }
+                        Ok(Obj::Behavior {
+                            module,
+                            name: key,
+                            spec,
+                            line: at,
+                        })
+                    }
+                    Obj::Behavior { name, spec, .. } => Ok(Obj::Setting {
+                        behavior: spec,
+                        behavior_name: name,
+                        name: key,
+                    }),
+                    other => Err(fail(
+                        lua,
+                        Some(&key),
+                        format!("{} has no field or method `{key}`", other.describe()),
+                    )),
                 }
-                Obj::Behavior { name, spec, .. } => Ok(Obj::Setting {
-                    behavior: spec,
-                    behavior_name: name,
-                    name: key,
-                }),
-                other => Err(fail(lua, Some(&key), format!("{} has no field or method `{key}`", other.describe()))),
-            }
-        });
+            },
+        );
         m.add_meta_function(MetaMethod::Call, |lua, args: MultiValue| {
             let mut it = args.into_iter();
             let this = it.next().unwrap_or(Value::Nil);
@@ -764,7 +849,7 @@ impl UserData for Obj {
                     Some(x) => Ok(Obj::Data(Data::Num(x, u), at)),
                     None => match obj(v) {
                         // Units.METER_PER_SECOND(Control.SpeedControl.SPEED_SLOW) style
-                        Some(Obj::Data(Data::Num(x, from), _)) => units::convert(x, from, u)
+                        Some(Obj::Data(Data::Num(x, from), _)) => conv(x, from, u)
                             .map(|v| Obj::Data(Data::Num(v, u), at))
                             .map_err(|e| fail(lua, Some(u.name), format!("Units.{}: {e}", u.name))),
                         _ => Err(fail(lua, Some(u.name), format!("Units.{}(x) needs a number, not {}", u.name, type_name(v)))),
@@ -772,8 +857,8 @@ impl UserData for Obj {
                 },
                 [a, b] if u.dimension == Dimension::Angle => match (number(a), number(b)) {
                     (Some(lat), Some(lon)) => {
-                        let lat_deg = units::convert(lat, u, &units::DEGREE).unwrap_or(lat);
-                        let lon_deg = units::convert(lon, u, &units::DEGREE).unwrap_or(lon);
+                        let lat_deg = conv(lat, u, &units::DEGREE).unwrap_or(lat);
+                        let lon_deg = conv(lon, u, &units::DEGREE).unwrap_or(lon);
                         if !(-90.0..=90.0).contains(&lat_deg) || !(-180.0..=360.0).contains(&lon_deg) {
                             return Err(fail(lua, Some(u.name), format!("Units.{}({lat}, {lon}): latitude must be within ±90 degrees and longitude within ±180", u.name)));
                         }
@@ -890,7 +975,11 @@ fn read_only(lua: &Lua, backing: Table, name: &str) -> mlua::Result<Table> {
     mt.raw_set(
         "__newindex",
         lua.create_function(move |lua, _: MultiValue| -> mlua::Result<()> {
-            Err(fail(lua, Some(&n), format!("{n} is configuration and cannot be changed by a mission")))
+            Err(fail(
+                lua,
+                Some(&n),
+                format!("{n} is configuration and cannot be changed by a mission"),
+            ))
         })?,
     )?;
     mt.raw_set("__metatable", "locked")?;
@@ -948,7 +1037,8 @@ pub(crate) fn run(
                 let n = used.get() + u64::from(EVERY);
                 used.set(n);
                 if n > budget {
-                    ctx2.budget_line.set(Some(debug.current_line().unwrap_or(0)));
+                    ctx2.budget_line
+                        .set(Some(debug.current_line().unwrap_or(0)));
                     return Err(mlua::Error::RuntimeError(
                         "instruction budget exhausted".into(),
                     ));
@@ -1073,7 +1163,12 @@ fn setup(lua: &Lua, configs: &[(&str, &ConfigTable)]) -> mlua::Result<()> {
                     other => type_name(other),
                 })
                 .collect();
-            c.diag(Severity::Warning, line(lua), None, format!("print: {}", text.join("\t")));
+            c.diag(
+                Severity::Warning,
+                line(lua),
+                None,
+                format!("print: {}", text.join("\t")),
+            );
             Ok(())
         })?,
     )?;
