@@ -147,7 +147,23 @@ pub struct MotionLimits {
     pub rot_decel: Option<f64>,
 }
 
-/// Setpoints for an AUV; `None` leaves a channel as it was.
+/// Sensors an AUV controller may ask its vehicle to sample (bits of
+/// [`AuvSetpoints::sample`]). Navigation sensors (depth, attitude, altitude, position)
+/// sample by themselves; these only on request.
+pub mod auv_sensor {
+    /// Sea water temperature (CTD).
+    pub const TEMPERATURE: u32 = 1;
+    /// Sea water salinity (CTD).
+    pub const SALINITY: u32 = 2;
+    /// A GPS fix (only possible at the surface).
+    pub const GPS: u32 = 4;
+    /// A satellite communications session (only possible at the surface).
+    pub const COMMS: u32 = 8;
+}
+
+/// Setpoints for an AUV; `None` leaves a channel as it was. The vertical channel is in
+/// one of three modes, latched by the vehicle: `depth` if set, else `depth_rate` if set,
+/// else `pitch` if set.
 #[derive(Debug, Clone, Copy, PartialEq, Default, Serialize)]
 pub struct AuvSetpoints {
     /// heading (rad, counter-clockwise from +x / east)
@@ -162,6 +178,13 @@ pub struct AuvSetpoints {
     pub depth_rate: Option<f64>,
     /// buoyancy, as a fraction of the buoyancy engine's range (-1 sink .. 1 float)
     pub buoyancy: Option<f64>,
+    /// sensors to sample this cycle ([`auv_sensor`] bits; not latched, 0 = none)
+    #[serde(skip_serializing_if = "is_zero")]
+    pub sample: u32,
+}
+
+fn is_zero(v: &u32) -> bool {
+    *v == 0
 }
 
 impl AuvSetpoints {

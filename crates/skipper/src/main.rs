@@ -17,6 +17,8 @@ use std::process::ExitCode;
   skipper run --world examples/worlds/office.world --until 10m
   skipper world check examples/worlds/office.world
   skipper xabsl check examples/xabsl/soccer/agents.xabsl
+  skipper mission check examples/missions/test_mission.lua
+  skipper run examples/missions/test_mission.lua           fly the spec's mission on the simulated AUV
 
 Run `skipper <command> --help` for each command's options and examples."
 )]
@@ -38,6 +40,8 @@ enum Command {
     Replay(commands::replay::ReplayArgs),
     /// Check, compile, document and run XABSL agents offline.
     Xabsl(commands::xabsl::XabslArgs),
+    /// Check Tethys/LRAUV missions before launch.
+    Mission(commands::mission::MissionArgs),
 }
 
 fn main() -> ExitCode {
@@ -54,6 +58,7 @@ fn main() -> ExitCode {
         Command::Report(a) => commands::report::run(a),
         Command::Replay(a) => commands::replay::run(a),
         Command::Xabsl(a) => commands::xabsl::run(a),
+        Command::Mission(a) => commands::mission::run(a),
     };
     match result {
         Ok(code) => ExitCode::from(code),

@@ -1,5 +1,6 @@
 //! The subcommands, one module each.
 
+pub mod mission;
 pub mod replay;
 pub mod report;
 pub mod run;

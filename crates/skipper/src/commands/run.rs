@@ -1,7 +1,7 @@
 //! `skipper run`: run a controller on the simulator or a real robot.
 
 use crate::controllers::goal::GoalRunner;
-use crate::controllers::ControllerChoice;
+use crate::controllers::{mission, ControllerChoice};
 use crate::exit::{self, Failure};
 use crate::progress::Progress;
 use crate::runlog::{self, RunLog};
@@ -22,6 +22,8 @@ use std::time::Duration;
   skipper run --soar examples/soar/waypoint-tour.soar --until 5m
   skipper run --soar examples/soar/dispatcher.soar --soar examples/soar/patrol.soar
   skipper run --world examples/worlds/office.world --serve 127.0.0.1:8088   watch and steer it in a browser
+  skipper run examples/missions/test_mission.lua --summary-json out.json
+                                                          fly the spec's mission on the simulated AUV
 
 Exit status: 0 when the run ended as planned (controller finished or time limit), 1 when
 the controller failed or aborted, 2 for bad input, 130 when interrupted by Ctrl-C.")]
@@ -36,7 +38,8 @@ pub struct RunArgs {
     #[arg(long = "soar", value_name = "AGENT.soar")]
     pub soar: Vec<PathBuf>,
     /// World: a Skipper world file (*.world) or a MobileSim/ARIA map (*.map); default: an
-    /// empty 25 m x 25 m room with one robot in the middle.
+    /// empty 25 m x 25 m room with one robot in the middle. Missions fly in the worksite of
+    /// the workSite.cfg beside them (or of a *.cfg given here).
     #[arg(long, value_name = "W")]
     pub world: Option<PathBuf>,
     /// The vehicle: `sim`, `p2os://HOST:PORT` or a serial device such as /dev/ttyS0.
@@ -58,7 +61,7 @@ pub struct RunArgs {
     /// With --realtime: run this many times faster than real time.
     #[arg(long, default_value_t = 1.0, value_name = "FACTOR")]
     pub speed: f64,
-    /// Cycle rate in Hz (default 10 for ground robots).
+    /// Cycle rate in Hz (default 10 for ground robots, 5 for the AUV).
     #[arg(long, value_name = "HZ")]
     pub rate: Option<f64>,
     /// Fill the world with this many robots (more are placed on free floor near the first).
@@ -86,12 +89,51 @@ pub struct RunArgs {
 /// Run it; returns the exit status.
 pub fn run(args: RunArgs) -> Result<u8, Failure> {
     let choice = ControllerChoice::parse(args.controller.as_deref())?.with_soar(&args.soar)?;
-    let default_rate = if matches!(choice, ControllerChoice::Soar(_)) {
+    let (world, controllers) = match &choice {
+        // a mission flies the AUV in the worksite of its workSite.cfg
+        ControllerChoice::Mission(p) => {
+            if !matches!(args.vehicle, VehicleChoice::Sim) {
+                return Err(Failure::bad_input(
+                    "missions run on the simulated AUV only (--vehicle sim)",
+                ));
+            }
+            let m = mission::load(p)?;
+            let w: Box<dyn skipper_core::World> =
+                Box::new(mission::world(&m, args.world.as_deref(), args.seed)?);
+            let c: Box<dyn skipper_core::Controller> =
+                Box::new(skipper_mission::MissionController::new(m));
+            (w, vec![(0, c)])
+        }
+        _ => {
+            let mut w =
+                vehicles::build(&args.vehicle, args.world.as_deref(), args.robots, args.seed)?;
+            // several Soar agents need as many robots
+            let needed = choice.robots_needed();
+            if w.len() < needed && args.robots.is_none() {
+                w = vehicles::build(
+                    &args.vehicle,
+                    args.world.as_deref(),
+                    Some(needed),
+                    args.seed,
+                )?;
+            }
+            let c = choice.build(&*w, args.seed)?;
+            (w, c)
+        }
+    };
+    // the default rate follows the vehicle: 10 Hz for ground robots, 5 Hz for the AUV;
+    // Soar agents run one decision cycle per 50 ms (20 Hz)
+    let auv = world
+        .vehicle(0)
+        .is_some_and(|v| v.info().kind == skipper_core::VehicleKind::Auv);
+    let soar = matches!(choice, ControllerChoice::Soar(_));
+    let rate = args.rate.unwrap_or(if auv {
+        5.0
+    } else if soar {
         20.0
     } else {
         10.0
-    };
-    let rate = args.rate.unwrap_or(default_rate);
+    });
     if !(rate.is_finite() && rate > 0.0 && rate <= 1000.0) {
         return Err(Failure::bad_input(format!(
             "--rate must be between 0 and 1000 Hz, not {rate}"
@@ -108,17 +150,6 @@ pub fn run(args: RunArgs) -> Result<u8, Failure> {
         .map(|a| crate::dashboard::ServeOptions::new(a, args.allow_remote))
         .transpose()?;
     let realtime = args.realtime || serve.is_some() || !matches!(args.vehicle, VehicleChoice::Sim);
-    let mut world = vehicles::build(&args.vehicle, args.world.as_deref(), args.robots, args.seed)?;
-    let needed = choice.robots_needed();
-    if world.len() < needed && args.robots.is_none() {
-        world = vehicles::build(
-            &args.vehicle,
-            args.world.as_deref(),
-            Some(needed),
-            args.seed,
-        )?;
-    }
-    let controllers = choice.build(&*world, args.seed)?;
     let robots = world.len();
     let config = RunConfig {
         period: Duration::from_secs_f64(1.0 / rate),

@@ -2,6 +2,7 @@
 //! wander-and-avoid demo), a mission (`*.lua`), an XABSL agent (`*.xabsl`) or Soar agents.
 
 pub mod goal;
+pub mod mission;
 pub mod soar;
 pub mod wander;
 
@@ -94,10 +95,24 @@ impl ControllerChoice {
             ControllerChoice::Wander => Ok((0..world.len())
                 .map(|i| (i, Box::new(wander::Wander::new()) as Box<dyn Controller>))
                 .collect()),
-            ControllerChoice::Mission(p) => Err(Failure::bad_input(format!(
-                "{}: missions are not supported by this build yet (issue #7)",
-                p.display()
-            ))),
+            ControllerChoice::Mission(p) => {
+                let m = mission::load(p)?;
+                let auv = (0..world.len()).find(|&i| {
+                    world
+                        .vehicle(i)
+                        .is_some_and(|v| v.info().kind == skipper_core::VehicleKind::Auv)
+                });
+                match auv {
+                    Some(i) => Ok(vec![(
+                        i,
+                        Box::new(skipper_mission::MissionController::new(m)) as Box<dyn Controller>,
+                    )]),
+                    None => Err(Failure::bad_input(format!(
+                        "{}: a mission needs an AUV, and this world has none",
+                        p.display()
+                    ))),
+                }
+            }
             ControllerChoice::Xabsl(p) => Err(Failure::bad_input(format!(
                 "{}: XABSL agents are not supported by this build yet (issue #6)",
                 p.display()

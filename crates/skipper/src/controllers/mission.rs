@@ -1,0 +1,69 @@
+//! Missions in the binary: load a mission (warnings to stderr), and build the AUV world of
+//! its worksite (`workSite.cfg` beside the mission, or `--world SITE.cfg`).
+
+use crate::exit::Failure;
+use skipper_mission::{load_file, parse_config, ConfigTable, Limits, Mission};
+use skipper_sim::auv::site::KEYS;
+use skipper_sim::{AuvSite, AuvWorld};
+use std::path::Path;
+use std::sync::Arc;
+
+/// Load and check a mission; warnings go to stderr.
+pub fn load(path: &Path) -> Result<Arc<Mission>, Failure> {
+    let m = load_file(path, Limits::default()).map_err(|e| Failure::bad_input(e.to_string()))?;
+    for w in &m.warnings {
+        eprintln!("{w}");
+    }
+    Ok(Arc::new(m))
+}
+
+/// The worksite of a configuration table.
+pub fn site(cfg: &ConfigTable) -> Result<AuvSite, Failure> {
+    let mut site = AuvSite::default();
+    if let Some(skipper_mission::ConfigValue::Text(n)) = cfg.get("name") {
+        site.name = n.clone();
+    }
+    for (key, unit) in KEYS {
+        let Some(v) = cfg.get(key) else { continue };
+        let value = match v {
+            skipper_mission::ConfigValue::Bool(b) => Some(if *b { 1.0 } else { 0.0 }),
+            other => other.number_in(unit),
+        };
+        let Some(value) = value else {
+            return Err(Failure::bad_input(format!(
+                "workSite.cfg: {key} must be a number in {} (or a unit of the same kind)",
+                unit.name
+            )));
+        };
+        site.set(key, value)
+            .map_err(|e| Failure::bad_input(format!("workSite.cfg: {e}")))?;
+    }
+    Ok(site)
+}
+
+/// The AUV world a mission runs in: its `workSite.cfg`, or a worksite file given with
+/// `--world`.
+pub fn world(mission: &Mission, world: Option<&Path>, seed: u64) -> Result<AuvWorld, Failure> {
+    let cfg = match world {
+        None => mission.work_site.clone(),
+        Some(p) if p.extension().and_then(|e| e.to_str()) == Some("cfg") => {
+            let text = std::fs::read_to_string(p)
+                .map_err(|e| Failure::bad_input(format!("{}: cannot read: {e}", p.display())))?;
+            parse_config(&text, &p.display().to_string()).map_err(|d| {
+                Failure::bad_input(
+                    d.iter()
+                        .map(|d| d.to_string())
+                        .collect::<Vec<_>>()
+                        .join("\n"),
+                )
+            })?
+        }
+        Some(p) => {
+            return Err(Failure::bad_input(format!(
+                "{}: a mission runs in an ocean worksite: give a workSite.cfg, not a ground world",
+                p.display()
+            )))
+        }
+    };
+    Ok(AuvWorld::new(site(&cfg)?, seed))
+}

@@ -1,0 +1,109 @@
+//! `skipper mission check` and `skipper run MISSION.lua` end to end.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn skipper(args: &[&str], dir: &Path) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_skipper"))
+        .args(args)
+        .current_dir(dir)
+        .output()
+        .expect("run skipper")
+}
+
+fn missions() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/missions")
+}
+
+fn text(b: &[u8]) -> String {
+    String::from_utf8_lossy(b).into_owned()
+}
+
+#[test]
+fn mission_check_passes_good_missions_and_lists_errors_of_bad_ones() {
+    let dir = tempfile::tempdir().unwrap();
+    let spec = missions().join("test_mission.lua");
+    let out = skipper(&["mission", "check", spec.to_str().unwrap()], dir.path());
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(text(&out.stdout).contains("mission `Test Mission` is fine"));
+    let bad = dir.path().join("bad.lua");
+    std::fs::write(
+        &bad,
+        "NAME = \"bad\"\nSTACK = {\n  BEHAVIOR(Guidance.YoYo):SET(Guidance.YoYo.PITCH, Units.METER, 3)\n}\n",
+    )
+    .unwrap();
+    let out = skipper(&["mission", "check", "bad.lua"], dir.path());
+    assert_eq!(out.status.code(), Some(2));
+    let err = text(&out.stderr);
+    assert!(err.contains("bad.lua:3:"), "{err}");
+    assert!(err.contains("dimension mismatch"), "{err}");
+    assert!(err.contains("^"), "{err}");
+    std::fs::write(&bad, "NAME = \"bad\"\nSTACK = {\n").unwrap();
+    let out = skipper(&["mission", "check", "bad.lua"], dir.path());
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        text(&out.stderr).contains("Lua syntax error"),
+        "{}",
+        text(&out.stderr)
+    );
+    let out = skipper(&["run", "bad.lua", "--no-log"], dir.path());
+    assert_eq!(out.status.code(), Some(2));
+}
+
+#[test]
+fn mission_check_has_help_with_an_example() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = skipper(&["mission", "check", "--help"], dir.path());
+    assert!(out.status.success());
+    assert!(text(&out.stdout).contains("Examples:"));
+}
+
+#[test]
+fn running_the_spec_mission_prints_and_writes_the_summary_keys() {
+    let dir = tempfile::tempdir().unwrap();
+    let spec = missions().join("test_mission.lua");
+    let out = skipper(
+        &[
+            "run",
+            spec.to_str().unwrap(),
+            "--summary-json",
+            "s.json",
+            "--log",
+            "run.mcap",
+        ],
+        dir.path(),
+    );
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let stdout = text(&out.stdout);
+    assert!(stdout.contains("outcome      finished"), "{stdout}");
+    let s: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.path().join("s.json")).unwrap()).unwrap();
+    for k in [
+        "outcome",
+        "sim_time_s",
+        "wall_time_s",
+        "cycles",
+        "distance_m",
+        "collisions",
+        "waypoints_reached",
+        "surfacings",
+        "gps_fixes",
+        "comms_sessions",
+        "max_depth_m",
+        "min_altitude_m",
+    ] {
+        assert!(s.get(k).is_some(), "{k} missing: {s}");
+    }
+    assert_eq!(s["outcome"], "finished");
+    assert_eq!(s["waypoints_reached"], 8);
+    // 5 Hz for the AUV by default
+    let cycles = s["cycles"].as_f64().unwrap();
+    let t = s["sim_time_s"].as_f64().unwrap();
+    assert!((t / cycles - 0.2).abs() < 1e-9, "{t} s in {cycles} cycles");
+    assert!(
+        std::fs::metadata(dir.path().join("run.mcap"))
+            .unwrap()
+            .len()
+            > 1000
+    );
+}
