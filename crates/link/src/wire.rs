@@ -323,3 +323,47 @@ mod tests {
         assert_eq!(v["cycle"], 7);
     }
 }
+
+/// One fuzzing input: decode it and, if it is a step or a tell, run it through a link
+/// with a signal table like a Pioneer's. Never panics (the fuzz target and the corpus
+/// test call this).
+pub fn fuzz_one(data: &[u8]) {
+    let Ok(text) = std::str::from_utf8(data) else {
+        return;
+    };
+    let Ok(msg) = decode(text) else { return };
+    let mut signals = skipper_core::Signals::new();
+    for n in ["pose.x", "pose.y", "pose.yaw"] {
+        let id = signals.declare(n, None);
+        signals.set_f64(id, 0.5, std::time::Duration::ZERO);
+    }
+    for k in 0..180 {
+        let id = signals.declare(&format!("laser.{k}"), None);
+        signals.set_f64(id, 2.0, std::time::Duration::ZERO);
+    }
+    let post = crate::PostOffice::new();
+    post.register("robot2");
+    let mut link =
+        crate::Link::new(crate::LinkConfig::new("robot1")).with_post_office(post.clone());
+    if link.start(&signals, std::time::Duration::ZERO).is_err() {
+        return;
+    }
+    let mut act = skipper_core::Actuation::default();
+    let mut up = crate::Update::default();
+    let mut line = Vec::new();
+    let step = match msg {
+        AgentMessage::Step(s) => s,
+        AgentMessage::Tell { to, from, text } => {
+            let _ = post.tell(to.as_deref().unwrap_or("robot1"), from.as_deref(), &text);
+            Step::default()
+        }
+        _ => return,
+    };
+    for cycle in 1..3 {
+        let now = std::time::Duration::from_millis(50 * cycle);
+        link.cycle(&step, &signals, now, cycle, &mut act);
+        link.take(&mut up);
+        encode_input(&mut line, cycle, &up.statuses, &up.diff);
+        debug_assert!(serde_json::from_slice::<serde_json::Value>(&line).is_ok());
+    }
+}
