@@ -288,42 +288,6 @@ impl IdTableExt for IdTable {
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn commands_decode() {
-        let line = r#"{"type":"step","dc":3,"commands":[{"tt":41,"name":"add-waypoint","attrs":[["id",{"i":1}],["x",{"f":1.5}],["y",{"id":"X1"}]]}],"ids":{"X1":[]}}"#;
-        let AgentMessage::Step(s) = decode(line).unwrap() else {
-            panic!("not a step")
-        };
-        assert_eq!(s.dc, 3);
-        let c = &s.commands[0];
-        assert_eq!(c.get("id"), Some(&Param::Int(1)));
-        assert_eq!(c.get("x"), Some(&Param::Float(1.5)));
-        assert_eq!(c.get("y"), Some(&Param::Id("X1".into())));
-        assert!(decode("{\"type\":\"step\",\"commands\":[{\"tt\":\"x\"}]}").is_err());
-        assert!(decode("not json").is_err());
-    }
-
-    #[test]
-    fn floats_keep_their_type_on_the_wire() {
-        let mut t = crate::tree::Tree::new();
-        let mut d = Diff::default();
-        t.add(0, "x", Val::Float(1.0));
-        t.add(0, "n", Val::Int(1));
-        t.add(0, "s", Val::str("a \"b\""));
-        t.take_diff(&mut d);
-        let v = input_json(7, &[], &d);
-        assert_eq!(v["add"][0]["v"].as_f64(), Some(1.0));
-        assert!(v["add"][0]["v"].is_f64());
-        assert!(v["add"][1]["v"].is_i64());
-        assert_eq!(v["add"][2]["v"], "a \"b\"");
-        assert_eq!(v["cycle"], 7);
-    }
-}
-
 /// One fuzzing input: decode it and, if it is a step or a tell, run it through a link
 /// with a signal table like a Pioneer's. Never panics (the fuzz target and the corpus
 /// test call this).
@@ -365,5 +329,41 @@ pub fn fuzz_one(data: &[u8]) {
         link.take(&mut up);
         encode_input(&mut line, cycle, &up.statuses, &up.diff);
         debug_assert!(serde_json::from_slice::<serde_json::Value>(&line).is_ok());
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn commands_decode() {
+        let line = r#"{"type":"step","dc":3,"commands":[{"tt":41,"name":"add-waypoint","attrs":[["id",{"i":1}],["x",{"f":1.5}],["y",{"id":"X1"}]]}],"ids":{"X1":[]}}"#;
+        let AgentMessage::Step(s) = decode(line).unwrap() else {
+            panic!("not a step")
+        };
+        assert_eq!(s.dc, 3);
+        let c = &s.commands[0];
+        assert_eq!(c.get("id"), Some(&Param::Int(1)));
+        assert_eq!(c.get("x"), Some(&Param::Float(1.5)));
+        assert_eq!(c.get("y"), Some(&Param::Id("X1".into())));
+        assert!(decode("{\"type\":\"step\",\"commands\":[{\"tt\":\"x\"}]}").is_err());
+        assert!(decode("not json").is_err());
+    }
+
+    #[test]
+    fn floats_keep_their_type_on_the_wire() {
+        let mut t = crate::tree::Tree::new();
+        let mut d = Diff::default();
+        t.add(0, "x", Val::Float(1.0));
+        t.add(0, "n", Val::Int(1));
+        t.add(0, "s", Val::str("a \"b\""));
+        t.take_diff(&mut d);
+        let v = input_json(7, &[], &d);
+        assert_eq!(v["add"][0]["v"].as_f64(), Some(1.0));
+        assert!(v["add"][0]["v"].is_f64());
+        assert!(v["add"][1]["v"].is_i64());
+        assert_eq!(v["add"][2]["v"], "a \"b\"");
+        assert_eq!(v["cycle"], 7);
     }
 }
