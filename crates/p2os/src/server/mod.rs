@@ -423,6 +423,8 @@ impl Server {
         tracing::info!(robot = i, "client {} {reason}; robot stopped", conn.peer);
         self.local.skipped_bytes += conn.framer.stats().skipped_bytes;
         self.local.commands += conn.session.stats().commands;
+        // counters first, so that whoever sees the connection close sees them too
+        self.publish();
         let _ = conn.stream.shutdown(std::net::Shutdown::Both);
         self.fleet.act(
             i,
