@@ -19,5 +19,6 @@ pub mod progress;
 pub mod recording;
 pub mod report;
 pub mod runlog;
+pub mod sim_fleet;
 pub mod summary;
 pub mod vehicles;

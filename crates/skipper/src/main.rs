@@ -19,6 +19,8 @@ use std::process::ExitCode;
   skipper xabsl check examples/xabsl/soccer/agents.xabsl
   skipper mission check examples/missions/test_mission.lua
   skipper run examples/missions/test_mission.lua           fly the spec's mission on the simulated AUV
+  skipper sim serve --p2os 127.0.0.1:8101                  a MobileSim-like P2OS robot
+  skipper run --vehicle p2os://127.0.0.1:8101 --until 1m   drive a P2OS robot
 
 Run `skipper <command> --help` for each command's options and examples."
 )]
@@ -42,6 +44,8 @@ enum Command {
     Xabsl(commands::xabsl::XabslArgs),
     /// Check Tethys/LRAUV missions before launch.
     Mission(commands::mission::MissionArgs),
+    /// Serve the simulated robots over P2OS (a MobileSim-like robot server).
+    Sim(commands::sim::SimArgs),
 }
 
 fn main() -> ExitCode {
@@ -59,6 +63,7 @@ fn main() -> ExitCode {
         Command::Replay(a) => commands::replay::run(a),
         Command::Xabsl(a) => commands::xabsl::run(a),
         Command::Mission(a) => commands::mission::run(a),
+        Command::Sim(a) => commands::sim::run(a),
     };
     match result {
         Ok(code) => ExitCode::from(code),

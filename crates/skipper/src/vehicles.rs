@@ -3,6 +3,7 @@
 
 use crate::exit::Failure;
 use skipper_core::World;
+use skipper_p2os::client::{DriverOptions, LinkSpec, P2osVehicle, P2osWorld};
 use skipper_sim::{ground::populate, load_world, GroundWorld, WorldSpec};
 use std::path::Path;
 use std::str::FromStr;
@@ -63,6 +64,14 @@ pub fn ground_world(
     GroundWorld::new(&spec, seed).map_err(|e| Failure::bad_input(e.to_string()))
 }
 
+/// Connect to a P2OS robot (the first connection must succeed; the driver reconnects
+/// after later drops).
+fn p2os(spec: LinkSpec) -> Result<Box<dyn World>, Failure> {
+    let v = P2osVehicle::connect(spec.clone(), DriverOptions::default())
+        .map_err(|e| Failure::failed(format!("cannot connect to the robot at {spec}: {e}")))?;
+    Ok(Box::new(P2osWorld::new(v)))
+}
+
 /// Build the world of a run.
 pub fn build(
     choice: &VehicleChoice,
@@ -72,9 +81,11 @@ pub fn build(
 ) -> Result<Box<dyn World>, Failure> {
     match choice {
         VehicleChoice::Sim => Ok(Box::new(ground_world(world, robots, seed)?)),
-        VehicleChoice::P2osTcp(_) | VehicleChoice::P2osSerial(_) => Err(Failure::bad_input(
-            "P2OS robots are not supported by this build yet (the P2OS driver is issue #3); use --vehicle sim",
-        )),
+        VehicleChoice::P2osTcp(addr) => p2os(LinkSpec::Tcp(addr.clone())),
+        VehicleChoice::P2osSerial(path) => p2os(LinkSpec::Serial {
+            path: path.clone(),
+            baud: 9600,
+        }),
     }
 }
 

@@ -322,6 +322,22 @@ impl GroundRobot {
     pub fn spec(&self) -> &RobotSpec {
         &self.spec
     }
+    /// The current motion limits (every field set).
+    pub fn motion_limits(&self) -> skipper_core::MotionLimits {
+        let m = &self.motion;
+        skipper_core::MotionLimits {
+            max_velocity: Some(m.max_velocity),
+            max_rot_velocity: Some(m.max_rot_velocity),
+            accel: Some(m.accel),
+            decel: Some(m.decel),
+            rot_accel: Some(m.rot_accel),
+            rot_decel: Some(m.rot_decel),
+        }
+    }
+    /// Is the sonar on?
+    pub fn sonar_enabled(&self) -> bool {
+        self.sonar_enabled
+    }
 }
 
 impl Vehicle for GroundRobot {

@@ -185,6 +185,21 @@ impl GroundWorld {
         Ok(())
     }
 
+    /// Move a robot without touching its odometry (simulator command SIM_SET_POSE as
+    /// MobileSim does it); refused if the pose is in contact.
+    pub fn set_robot_true_pose(&mut self, i: usize, pose: Pose2) -> Result<(), String> {
+        let odom = self
+            .robots
+            .get(i)
+            .map(|r| r.odom)
+            .ok_or_else(|| format!("no robot {i}"))?;
+        self.set_robot_pose(i, pose)?;
+        if let Some(r) = self.robots.get_mut(i) {
+            r.odom = odom;
+        }
+        Ok(())
+    }
+
     fn index_robots_with(&mut self, margin: f64) {
         for (i, r) in self.robots.iter().enumerate() {
             self.space.set_circle(

@@ -4,5 +4,6 @@ pub mod mission;
 pub mod replay;
 pub mod report;
 pub mod run;
+pub mod sim;
 pub mod world;
 pub mod xabsl;

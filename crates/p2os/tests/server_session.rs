@@ -1,0 +1,431 @@
+//! The server's session logic without sockets or wall time: a recording fleet behind it,
+//! packets in, bytes out, time passed in by hand.
+
+use skipper_core::{Actuation, Drive, GripperCommand, Pose2, Rotation, Translation};
+use skipper_p2os::packets::{ids, ConfigPac, Identity, Playlist, SimStat, Sip, SoundRef};
+use skipper_p2os::server::{
+    Outcome, Phase, RobotFleet, RobotIdentity, RobotStatus, ServerConfig, Session, Sound,
+};
+use skipper_p2os::{CommandId, CommandPacket, Frame, Framer, PacketBuf};
+use std::time::Duration;
+
+#[derive(Default)]
+struct Recorder {
+    acts: Vec<Actuation>,
+    status: RobotStatus,
+    poses: Vec<Pose2>,
+    resets: usize,
+    sounds: Vec<String>,
+    playlist: Vec<SoundRef>,
+    subtype: String,
+}
+
+impl RobotFleet for Recorder {
+    fn len(&self) -> usize {
+        1
+    }
+    fn identity(&self, _robot: usize) -> RobotIdentity {
+        RobotIdentity {
+            name: "amy".into(),
+            class: "Pioneer".into(),
+            subtype: self.subtype.clone(),
+            serial: "42".into(),
+        }
+    }
+    fn act(&mut self, _robot: usize, a: &Actuation) {
+        self.acts.push(a.clone());
+    }
+    fn status(&mut self, _robot: usize, out: &mut RobotStatus) {
+        *out = self.status.clone();
+    }
+    fn advance(&mut self, _dt: Duration) {}
+    fn set_pose(&mut self, _robot: usize, pose: Pose2) -> Result<(), String> {
+        self.poses.push(pose);
+        Ok(())
+    }
+    fn reset(&mut self, _robot: usize) -> Result<(), String> {
+        self.resets += 1;
+        Ok(())
+    }
+    fn sound(&mut self, _robot: usize, s: Sound<'_>) {
+        self.sounds.push(format!("{s:?}"));
+    }
+    fn playlist(&self, _robot: usize) -> Vec<SoundRef> {
+        self.playlist.clone()
+    }
+}
+
+fn fleet() -> Recorder {
+    Recorder {
+        subtype: "p3dx-sh".into(),
+        ..Default::default()
+    }
+}
+
+/// Feed one command; return what came back as (type, data) packets.
+fn send(
+    s: &mut Session,
+    f: &mut Recorder,
+    p: &PacketBuf,
+    now_ms: u64,
+) -> (Outcome, Vec<(u8, Vec<u8>)>) {
+    let frame = Frame {
+        id: p.id(),
+        data: p.data(),
+        bytes: p.as_bytes(),
+    };
+    let mut out = Vec::new();
+    let o = s.handle(&frame, Duration::from_millis(now_ms), f, &mut out);
+    (o, frames(&out))
+}
+
+fn frames(bytes: &[u8]) -> Vec<(u8, Vec<u8>)> {
+    let mut got = Vec::new();
+    Framer::new().feed(bytes, |f| got.push((f.id, f.data.to_vec())));
+    got
+}
+
+fn cmd(id: CommandId, v: i32) -> PacketBuf {
+    CommandPacket::int(id, v).encode().unwrap()
+}
+
+fn open(f: &mut Recorder, config: &ServerConfig) -> Session {
+    let mut s = Session::new(0, f, config, Duration::ZERO);
+    for n in 0..3u8 {
+        let (_, r) = send(&mut s, f, &PacketBuf::bare(n), 0);
+        assert_eq!(r[0].0, n);
+        if n == 2 {
+            let ident = Identity::decode(&Frame {
+                id: 2,
+                data: &r[0].1,
+                bytes: &[],
+            })
+            .unwrap();
+            assert_eq!(
+                (ident.name.as_str(), ident.subtype.as_str()),
+                ("amy", "p3dx-sh")
+            );
+        }
+    }
+    assert_eq!(s.phase(), Phase::Synced);
+    send(&mut s, f, &cmd(CommandId::Open, 1), 0);
+    assert_eq!(s.phase(), Phase::Open);
+    f.acts.clear();
+    s
+}
+
+#[test]
+fn sync_jumps_to_the_clients_number_and_open_takes_an_argument_or_none() {
+    let mut f = fleet();
+    let config = ServerConfig::default();
+    let mut s = Session::new(0, &f, &config, Duration::ZERO);
+    // a client that starts at SYNC1 is answered, then SYNC2
+    assert_eq!(send(&mut s, &mut f, &PacketBuf::bare(1), 0).1[0].0, 1);
+    assert_eq!(send(&mut s, &mut f, &PacketBuf::bare(2), 0).1[0].0, 2);
+    // commands before OPEN are not executed
+    send(&mut s, &mut f, &cmd(CommandId::Vel, 100), 0);
+    assert!(f.acts.is_empty());
+    send(&mut s, &mut f, &PacketBuf::bare(1), 0); // OPEN without an argument
+    assert_eq!(s.phase(), Phase::Open);
+    assert_eq!(f.acts[0].motors_enabled, Some(false), "motors off at OPEN");
+    // CLOSE 1 ends the session
+    assert_eq!(
+        send(&mut s, &mut f, &cmd(CommandId::Close, 1), 0).0,
+        Outcome::Close
+    );
+}
+
+#[test]
+fn motion_commands_become_actuation() {
+    let mut f = fleet();
+    let config = ServerConfig::default();
+    let mut s = open(&mut f, &config);
+    let deg = |d: f64| d.to_radians();
+    let cases: Vec<(PacketBuf, Actuation)> = vec![
+        (
+            cmd(CommandId::Vel, -250),
+            Actuation {
+                drive: Some(Drive::Channels {
+                    translation: Some(Translation::Velocity(-0.25)),
+                    rotation: None,
+                }),
+                ..Default::default()
+            },
+        ),
+        (
+            cmd(CommandId::RVel, 30),
+            Actuation {
+                drive: Some(Drive::Channels {
+                    translation: None,
+                    rotation: Some(Rotation::Velocity(deg(30.0))),
+                }),
+                ..Default::default()
+            },
+        ),
+        (
+            cmd(CommandId::Head, 270),
+            Actuation {
+                drive: Some(Drive::Channels {
+                    translation: None,
+                    rotation: Some(Rotation::Heading(deg(270.0))),
+                }),
+                ..Default::default()
+            },
+        ),
+        (
+            cmd(CommandId::Move, 500),
+            Actuation {
+                drive: Some(Drive::Channels {
+                    translation: Some(Translation::Move(0.5)),
+                    rotation: None,
+                }),
+                ..Default::default()
+            },
+        ),
+        (
+            CommandPacket::two_bytes(CommandId::Vel2, 0xF6, 10)
+                .encode()
+                .unwrap(),
+            Actuation {
+                drive: Some(Drive::Wheels {
+                    left: -0.2,
+                    right: 0.2,
+                }),
+                ..Default::default()
+            },
+        ),
+        (
+            PacketBuf::bare(CommandId::Estop as u8),
+            Actuation {
+                drive: Some(Drive::Estop),
+                ..Default::default()
+            },
+        ),
+        (
+            cmd(CommandId::SetA, -400),
+            Actuation {
+                limits: Some(skipper_core::MotionLimits {
+                    decel: Some(0.4),
+                    ..Default::default()
+                }),
+                ..Default::default()
+            },
+        ),
+        (
+            CommandPacket::two_bytes(CommandId::DigOut, 0xFF, 0x05)
+                .encode()
+                .unwrap(),
+            Actuation {
+                digital_out: Some((0xFF, 0x05)),
+                ..Default::default()
+            },
+        ),
+        (
+            cmd(CommandId::Adsel, 6),
+            Actuation {
+                analog_select: Some(6),
+                ..Default::default()
+            },
+        ),
+        (
+            cmd(CommandId::BumpStall, 3),
+            Actuation {
+                bump_stall: Some(3),
+                ..Default::default()
+            },
+        ),
+    ];
+    for (p, want) in cases {
+        f.acts.clear();
+        send(&mut s, &mut f, &p, 10);
+        assert_eq!(f.acts, vec![want], "command {}", p.id());
+    }
+}
+
+#[test]
+fn gripper_pressure_and_lift_carry_take_the_following_gripperval() {
+    let mut f = fleet();
+    let mut s = open(&mut f, &ServerConfig::default());
+    send(&mut s, &mut f, &cmd(CommandId::Gripper, 17), 0);
+    assert!(f.acts.is_empty(), "LIFT_CARRY waits for its value");
+    send(&mut s, &mut f, &cmd(CommandId::GripperVal, -50), 0);
+    assert_eq!(f.acts[0].gripper, Some(GripperCommand::LiftCarry(-50)));
+    send(&mut s, &mut f, &cmd(CommandId::Gripper, 7), 0);
+    assert_eq!(f.acts[1].gripper, Some(GripperCommand::Store));
+}
+
+#[test]
+fn the_watchdog_stops_the_robot_once_until_commands_come_again() {
+    let mut f = fleet();
+    let config = ServerConfig {
+        watchdog: Some(Duration::from_millis(2000)),
+        ..Default::default()
+    };
+    let mut s = open(&mut f, &config);
+    send(&mut s, &mut f, &cmd(CommandId::Vel, 300), 1000);
+    f.acts.clear();
+    assert!(!s.check_watchdog(Duration::from_millis(2900), &mut f));
+    assert!(s.check_watchdog(Duration::from_millis(3001), &mut f));
+    assert_eq!(f.acts[0].drive, Some(Drive::Stop));
+    assert!(
+        !s.check_watchdog(Duration::from_millis(9000), &mut f),
+        "once"
+    );
+    send(&mut s, &mut f, &PacketBuf::bare(0), 9100); // PULSE resets the timer
+    send(&mut s, &mut f, &cmd(CommandId::Vel, 300), 9100);
+    assert!(!s.check_watchdog(Duration::from_millis(11000), &mut f));
+    assert!(s.check_watchdog(Duration::from_millis(11200), &mut f));
+}
+
+#[test]
+fn sips_and_streams_after_each_cycle() {
+    let mut f = fleet();
+    f.status.pose = Pose2::new(1.5, -0.25, std::f64::consts::FRAC_PI_2);
+    f.status.gripper = Some(0x3C);
+    f.status.analog = [0, 0, 0, 1023, 0, 512, 0, 0];
+    f.status.sonar_fresh[3] = true;
+    f.status.sonar[3] = 1.234;
+    f.status.motors_enabled = true;
+    let mut s = open(&mut f, &ServerConfig::default());
+    for (c, v) in [
+        (CommandId::GripperPacRequest, 1),
+        (CommandId::IoRequest, 2),
+        (CommandId::Encoder, 2),
+        (CommandId::Tcm2, 2),
+        (CommandId::SimStat, 1),
+    ] {
+        send(&mut s, &mut f, &cmd(c, v), 0);
+    }
+    let mut out = Vec::new();
+    s.cycle(&mut f, &mut out);
+    let got = frames(&out);
+    let kinds: Vec<u8> = got.iter().map(|g| g.0).collect();
+    assert_eq!(
+        kinds,
+        vec![
+            ids::SIP_STOPPED,
+            ids::GRIPPER,
+            ids::IO,
+            ids::ENCODER,
+            ids::TCM2,
+            ids::SIMSTAT
+        ]
+    );
+    let sip = Sip::decode(&Frame {
+        id: got[0].0,
+        data: &got[0].1,
+        bytes: &[],
+    })
+    .unwrap();
+    assert_eq!((sip.x, sip.y & 0x7FFF), (1500, 0x8000 - 250));
+    assert_eq!(sip.th, 1024);
+    assert!(sip.motors_enabled());
+    assert_eq!(sip.sonar().len(), 1);
+    assert_eq!((sip.sonar()[0].index, sip.sonar()[0].range), (3, 1234));
+    let t = sip.tail();
+    assert_eq!(
+        (t.grip_state, t.anport, t.analog),
+        (Some(0x3C), Some(5), Some(128))
+    );
+    // once-only packets are not repeated; continuous ones are
+    let mut out = Vec::new();
+    s.cycle(&mut f, &mut out);
+    let kinds: Vec<u8> = frames(&out).iter().map(|g| g.0).collect();
+    assert_eq!(kinds, vec![ids::SIP_STOPPED, ids::IO, ids::ENCODER]);
+    let st = SimStat::decode(&Frame {
+        id: ids::SIMSTAT,
+        data: &got[5].1,
+        bytes: &[],
+    })
+    .unwrap();
+    assert_eq!(st.sim_interval, 100);
+}
+
+#[test]
+fn config_playlist_sim_commands_and_sounds() {
+    let mut f = fleet();
+    f.playlist = (0..12)
+        .map(|k| SoundRef::new(&format!("sound{k}"), 100 * k, 100))
+        .collect();
+    let mut s = open(&mut f, &ServerConfig::default());
+    let (_, r) = send(&mut s, &mut f, &cmd(CommandId::Config, 1), 0);
+    let c = ConfigPac::decode(&Frame {
+        id: r[0].0,
+        data: &r[0].1,
+        bytes: &[],
+    })
+    .unwrap();
+    assert_eq!(
+        (c.watchdog, c.sip_cycle, c.serial.as_str()),
+        (2000, 100, "42")
+    );
+    // an AmigoBot-style playlist: 12 sounds in packets of at most 10
+    let (_, r) = send(&mut s, &mut f, &cmd(CommandId::Playlist, 0), 0);
+    let lists: Vec<Playlist> = r
+        .iter()
+        .map(|(id, d)| {
+            Playlist::decode(&Frame {
+                id: *id,
+                data: d,
+                bytes: &[],
+            })
+            .unwrap()
+        })
+        .collect();
+    assert_eq!(lists.len(), 2);
+    assert_eq!(lists[0].sounds.len() + lists[1].sounds.len(), 12);
+    assert_eq!(lists[1].sounds[1].name(), "sound11");
+    assert_eq!(r[0].1.len(), 1 + 10 * 24);
+    let (_, r) = send(&mut s, &mut f, &cmd(CommandId::Playlist, 3), 0);
+    assert_eq!(r.len(), 1);
+    assert_eq!(&r[0].1[1..7], b"sound2");
+    // SIM_SET_POSE, SIM_RESET
+    send(
+        &mut s,
+        &mut f,
+        &CommandPacket::encode_sim_set_pose(2000, -1000, 90).unwrap(),
+        0,
+    );
+    assert_eq!(f.poses.len(), 1);
+    assert!(
+        (f.poses[0].x - 2.0).abs() < 1e-9
+            && (f.poses[0].yaw - std::f64::consts::FRAC_PI_2).abs() < 1e-9
+    );
+    send(
+        &mut s,
+        &mut f,
+        &PacketBuf::bare(CommandId::SimReset as u8),
+        0,
+    );
+    assert_eq!(f.resets, 1);
+    // SAY (with ARIA's trailing NUL), SOUND, SOUNDTOG
+    send(
+        &mut s,
+        &mut f,
+        &CommandPacket::str(CommandId::Say, &[10, 50])
+            .encode()
+            .unwrap(),
+        0,
+    );
+    send(&mut s, &mut f, &cmd(CommandId::SoundTog, 0), 0);
+    send(&mut s, &mut f, &cmd(CommandId::Sound, 4), 0);
+    assert_eq!(f.sounds, vec!["Tones([10, 50])".to_string()]);
+    // SIM_EXIT
+    assert_eq!(
+        send(&mut s, &mut f, &cmd(CommandId::SimExit, 3), 0).0,
+        Outcome::Exit(3)
+    );
+}
+
+#[test]
+fn a_robot_without_sounds_answers_25_nul_bytes() {
+    let mut f = fleet();
+    let mut s = open(&mut f, &ServerConfig::default());
+    let (_, r) = send(
+        &mut s,
+        &mut f,
+        &PacketBuf::bare(CommandId::Playlist as u8),
+        0,
+    );
+    assert_eq!(r, vec![(ids::PLAYLIST, vec![0u8; 25])]);
+}

@@ -1,0 +1,148 @@
+//! `skipper sim serve`: a MobileSim-like P2OS robot server for the simulated robots.
+
+use crate::exit::Failure;
+use crate::sim_fleet::SimFleet;
+use crate::vehicles;
+use clap::{Args, Subcommand};
+use skipper_p2os::server::{self, ServerConfig, ServerExit};
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::Duration;
+
+/// `skipper sim ...`
+#[derive(Debug, Args)]
+pub struct SimArgs {
+    #[command(subcommand)]
+    pub command: SimCommand,
+}
+
+/// What to do with the simulator.
+#[derive(Debug, Subcommand)]
+pub enum SimCommand {
+    /// Serve the simulated robots over P2OS, as MobileSim does: one TCP port per robot.
+    #[command(after_help = "Examples:
+  skipper sim serve --p2os 127.0.0.1:8101
+  skipper sim serve --p2os 127.0.0.1:8101 --world examples/worlds/office.world --robots 3
+      robot1 on 8101, robot2 on 8102, robot3 on 8103
+  skipper run --vehicle p2os://127.0.0.1:8101 --until 1m      drive it with the wander demo
+  ARIA:  ./simpleMotionCommands -rh 127.0.0.1 -rrtp 8101
+
+Robots report subtype p3dx (as MobileSim's P3-DX model does; ARIA then loads p3dx.p) unless
+--subtype says otherwise. Ctrl-C stops the server; a client's SIM_EXIT ends it with the
+client's code.")]
+    Serve(ServeArgs),
+}
+
+/// Options of `skipper sim serve`.
+#[derive(Debug, Args)]
+pub struct ServeArgs {
+    /// Address of the first robot's port; robot k listens on the next port up (port 0:
+    /// a free port for each robot).
+    #[arg(long, value_name = "ADDR", default_value = "127.0.0.1:8101")]
+    pub p2os: SocketAddr,
+    /// Allow listening on an address other than loopback (P2OS has no authentication).
+    #[arg(long)]
+    pub allow_remote: bool,
+    /// World: a Skipper world file (*.world) or a MobileSim/ARIA map (*.map).
+    #[arg(long, value_name = "W")]
+    pub world: Option<PathBuf>,
+    /// Fill the world with this many robots.
+    #[arg(long, value_name = "N")]
+    pub robots: Option<usize>,
+    /// Seed for every random number of the simulation.
+    #[arg(long, default_value_t = 0, value_name = "N")]
+    pub seed: u64,
+    /// Robot subtype to report (one ARIA knows: p3dx, p3dx-sh, p2de, p2dx, p3at, ...).
+    #[arg(long, default_value = "p3dx", value_name = "SUBTYPE")]
+    pub subtype: String,
+    /// Watchdog: stop a robot when its client sent no command for this many ms (0: off).
+    #[arg(long, default_value_t = 2000, value_name = "MS")]
+    pub watchdog: u64,
+    /// SIP cycle in ms.
+    #[arg(long, default_value_t = 100, value_name = "MS")]
+    pub sip_cycle: u64,
+}
+
+/// Run it; returns the exit status.
+pub fn run(args: SimArgs) -> Result<u8, Failure> {
+    match args.command {
+        SimCommand::Serve(a) => serve(a),
+    }
+}
+
+fn serve(a: ServeArgs) -> Result<u8, Failure> {
+    if !a.p2os.ip().is_loopback() {
+        if !a.allow_remote {
+            return Err(Failure::bad_input(format!(
+                "--p2os {}: P2OS has no authentication, so the server listens on loopback only; add --allow-remote to listen on {}",
+                a.p2os,
+                a.p2os.ip()
+            )));
+        }
+        eprintln!(
+            "warning: serving P2OS on {} — anyone who can reach it can drive the robots",
+            a.p2os.ip()
+        );
+    }
+    if skipper_p2os::RobotParams::for_subtype(&a.subtype).is_none() {
+        return Err(Failure::bad_input(format!(
+            "--subtype {}: ARIA refuses robots of a subtype it does not know; use one of {}",
+            a.subtype,
+            skipper_p2os::params::SUBTYPES
+                .iter()
+                .map(|p| p.subtype)
+                .collect::<Vec<_>>()
+                .join(", ")
+        )));
+    }
+    if a.sip_cycle == 0 {
+        return Err(Failure::bad_input("--sip-cycle must be at least 1 ms"));
+    }
+    let world = vehicles::ground_world(a.world.as_deref(), a.robots, a.seed)?;
+    let names: Vec<String> = world
+        .robots()
+        .iter()
+        .map(|r| r.spec().name.clone())
+        .collect();
+    let addrs: Vec<SocketAddr> = (0..names.len())
+        .map(|k| {
+            let mut addr = a.p2os;
+            if addr.port() != 0 {
+                addr.set_port(addr.port().saturating_add(k as u16));
+            }
+            addr
+        })
+        .collect();
+    let listeners = server::bind(&addrs)
+        .map_err(|e| Failure::failed(format!("cannot listen on {}: {e}", a.p2os)))?;
+    let config = ServerConfig {
+        sip_cycle: Duration::from_millis(a.sip_cycle),
+        watchdog: (a.watchdog > 0).then(|| Duration::from_millis(a.watchdog)),
+        ..Default::default()
+    };
+    let fleet = SimFleet::new(world, &a.subtype);
+    let handle = server::serve(listeners, Box::new(fleet), config)
+        .map_err(|e| Failure::failed(format!("cannot start the server: {e}")))?;
+    for (name, addr) in names.iter().zip(handle.addrs()) {
+        println!("{name} ({}) on {addr}", a.subtype);
+    }
+    use std::io::Write;
+    let _ = std::io::stdout().flush();
+    let stop = Arc::new(AtomicBool::new(false));
+    let s2 = stop.clone();
+    let _ = ctrlc::set_handler(move || s2.store(true, Ordering::SeqCst));
+    while !stop.load(Ordering::SeqCst) && !handle.is_finished() {
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let exit = if handle.is_finished() {
+        handle.wait()
+    } else {
+        handle.stop()
+    };
+    Ok(match exit {
+        ServerExit::Stopped => 0,
+        ServerExit::SimExit(code) => code.clamp(0, 255) as u8,
+    })
+}

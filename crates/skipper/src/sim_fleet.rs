@@ -1,0 +1,238 @@
+//! The simulator behind the P2OS robot server: [`SimFleet`] serves the robots of a
+//! [`GroundWorld`] through `skipper_p2os::server::RobotFleet`, so that ARIA programs,
+//! the ROS p2os driver's logic and Skipper's own P2OS driver can drive them.
+//!
+//! It steps the world by the server's SIP cycle and reads each robot's signals (the
+//! names of `crates/sim/src/ground/robot.rs`) into a `RobotStatus`; a sonar reading is
+//! new when its signal got a datum in the last step.
+
+use skipper_core::{Actuation, Events, Pose2, SignalId, Signals, Vehicle, World};
+use skipper_p2os::packets::SoundRef;
+use skipper_p2os::server::{RobotFleet, RobotIdentity, RobotStatus, Sound, MAX_SONARS};
+use skipper_sim::GroundWorld;
+use std::time::Duration;
+
+/// Signal ids read for the status.
+struct Ids {
+    pose: [Option<SignalId>; 3],
+    truth: [Option<SignalId>; 3],
+    wheel: [Option<SignalId>; 2],
+    angular: Option<SignalId>,
+    encoder: [Option<SignalId>; 2],
+    stall: [Option<SignalId>; 2],
+    bumper: [Option<SignalId>; 2],
+    motors: Option<SignalId>,
+    estop: Option<SignalId>,
+    sonar: Vec<SignalId>,
+    gripper: Option<SignalId>,
+    digin: Option<SignalId>,
+    digout: Option<SignalId>,
+    analog_port: Option<SignalId>,
+    compass: [Option<SignalId>; 4],
+    battery: [Option<SignalId>; 2],
+}
+
+impl Ids {
+    fn find(s: &Signals) -> Self {
+        let f = |n: &str| s.id(n);
+        Self {
+            pose: [f("pose.x"), f("pose.y"), f("pose.yaw")],
+            truth: [f("truth.x"), f("truth.y"), f("truth.yaw")],
+            wheel: [f("wheel.left"), f("wheel.right")],
+            angular: f("velocity.angular"),
+            encoder: [f("encoder.left"), f("encoder.right")],
+            stall: [f("stall.left"), f("stall.right")],
+            bumper: [f("bumper.front"), f("bumper.rear")],
+            motors: f("motors.enabled"),
+            estop: f("estop"),
+            sonar: (0..MAX_SONARS)
+                .map_while(|k| s.id(&format!("sonar.{k}")))
+                .collect(),
+            gripper: f("gripper.state"),
+            digin: f("digin"),
+            digout: f("digout"),
+            analog_port: f("analog.port"),
+            compass: [
+                f("compass.heading"),
+                f("compass.pitch"),
+                f("compass.roll"),
+                f("compass.temperature"),
+            ],
+            battery: [f("battery.voltage"), f("battery.charge")],
+        }
+    }
+}
+
+/// The robots of a simulated world, served over P2OS.
+pub struct SimFleet {
+    world: GroundWorld,
+    signals: Vec<Signals>,
+    ids: Vec<Ids>,
+    events: Events,
+    now: Duration,
+    subtype: String,
+    sounds: Vec<u64>,
+}
+
+impl SimFleet {
+    /// Serve `world`'s robots, each claiming robot subtype `subtype` (one ARIA knows).
+    pub fn new(mut world: GroundWorld, subtype: &str) -> Self {
+        let n = world.len();
+        let mut signals = vec![Signals::new(); n];
+        let mut events = Events::new();
+        for (i, s) in signals.iter_mut().enumerate() {
+            s.begin_cycle();
+            if let Some(v) = world.vehicle_mut(i) {
+                v.sense(Duration::ZERO, s, &mut events);
+            }
+        }
+        let ids = signals.iter().map(Ids::find).collect();
+        Self {
+            world,
+            signals,
+            ids,
+            events,
+            now: Duration::ZERO,
+            subtype: subtype.to_string(),
+            sounds: vec![0; n],
+        }
+    }
+
+    /// The world.
+    pub fn world(&self) -> &GroundWorld {
+        &self.world
+    }
+
+    /// SAY and SOUND requests each robot got.
+    pub fn sounds(&self) -> &[u64] {
+        &self.sounds
+    }
+}
+
+impl RobotFleet for SimFleet {
+    fn len(&self) -> usize {
+        self.world.len()
+    }
+
+    fn identity(&self, robot: usize) -> RobotIdentity {
+        RobotIdentity {
+            name: self
+                .world
+                .robots()
+                .get(robot)
+                .map_or_else(|| format!("robot{robot}"), |r| r.info().name.clone()),
+            class: "Pioneer".into(),
+            subtype: self.subtype.clone(),
+            serial: format!("SKIPPER-SIM-{}", robot + 1),
+        }
+    }
+
+    fn act(&mut self, robot: usize, actuation: &Actuation) {
+        let now = self.now;
+        self.events.set_robot(robot);
+        if let Some(v) = self.world.vehicle_mut(robot) {
+            v.act(now, actuation, &mut self.events);
+        }
+        self.events.clear();
+    }
+
+    fn status(&mut self, robot: usize, out: &mut RobotStatus) {
+        let (Some(s), Some(ids), Some(r)) = (
+            self.signals.get(robot),
+            self.ids.get(robot),
+            self.world.robots().get(robot),
+        ) else {
+            return;
+        };
+        let f = |id: Option<SignalId>| id.and_then(|id| s.f64(id)).unwrap_or(0.0);
+        let b = |id: Option<SignalId>| id.and_then(|id| s.get(id).as_bool()).unwrap_or(false);
+        let byte = |id: Option<SignalId>| f(id).clamp(0.0, 255.0) as u8;
+        out.pose = Pose2::new(f(ids.pose[0]), f(ids.pose[1]), f(ids.pose[2]));
+        out.true_pose = Pose2::new(f(ids.truth[0]), f(ids.truth[1]), f(ids.truth[2]));
+        out.wheel_left = f(ids.wheel[0]);
+        out.wheel_right = f(ids.wheel[1]);
+        out.rot_vel = f(ids.angular);
+        out.battery_volts = f(ids.battery[0]);
+        out.state_of_charge = f(ids.battery[1]);
+        out.stall_left = b(ids.stall[0]);
+        out.stall_right = b(ids.stall[1]);
+        out.bumpers_front = byte(ids.bumper[0]);
+        out.bumpers_rear = byte(ids.bumper[1]);
+        out.motors_enabled = b(ids.motors);
+        out.estop = b(ids.estop);
+        out.sonar_enabled = r.sonar_enabled();
+        out.sonars = ids.sonar.len();
+        for (k, id) in ids.sonar.iter().enumerate() {
+            if let (Some(d), Some(fr)) = (out.sonar.get_mut(k), out.sonar_fresh.get_mut(k)) {
+                *d = s.f64(*id).unwrap_or(5.0);
+                *fr = s.updated_at(*id) == Some(self.now);
+            }
+        }
+        out.compass_deg = ids.compass[0].and_then(|id| s.f64(id));
+        out.gripper = r.spec().gripper.then(|| byte(ids.gripper));
+        out.analog_port = byte(ids.analog_port);
+        out.analog = r.spec().analog;
+        out.digin = byte(ids.digin);
+        out.digout = byte(ids.digout);
+        let tick = |id: Option<SignalId>| id.and_then(|id| s.get(id).as_i64()).unwrap_or(0);
+        out.encoders = (tick(ids.encoder[0]), tick(ids.encoder[1]));
+        out.tcm2 = [
+            f(ids.compass[0]),
+            f(ids.compass[1]),
+            f(ids.compass[2]),
+            f(ids.compass[3]),
+        ];
+        out.temperature = f(ids.compass[3]);
+        out.limits = r.motion_limits();
+    }
+
+    fn advance(&mut self, dt: Duration) {
+        let now = self.now;
+        self.world.advance(now, dt, &mut self.events);
+        self.now = now + dt;
+        for (i, s) in self.signals.iter_mut().enumerate() {
+            s.begin_cycle();
+            self.events.set_robot(i);
+            if let Some(v) = self.world.vehicle_mut(i) {
+                v.sense(self.now, s, &mut self.events);
+            }
+        }
+        for e in self.events.as_slice() {
+            tracing::debug!(robot = e.robot, "{}: {}", e.kind, e.data);
+        }
+        self.events.clear();
+    }
+
+    fn set_pose(&mut self, robot: usize, pose: Pose2) -> Result<(), String> {
+        self.world.set_robot_true_pose(robot, pose)
+    }
+
+    fn reset(&mut self, robot: usize) -> Result<(), String> {
+        let start = self
+            .world
+            .robots()
+            .get(robot)
+            .map(|r| r.spec().pose)
+            .ok_or_else(|| format!("no robot {robot}"))?;
+        self.world.set_robot_pose(robot, start)?;
+        self.act(
+            robot,
+            &Actuation {
+                reset_odometry: true,
+                ..Default::default()
+            },
+        );
+        Ok(())
+    }
+
+    fn sound(&mut self, robot: usize, sound: Sound<'_>) {
+        if let Some(n) = self.sounds.get_mut(robot) {
+            *n += 1;
+        }
+        tracing::info!(robot, "sound: {sound:?}");
+    }
+
+    fn playlist(&self, _robot: usize) -> Vec<SoundRef> {
+        Vec::new()
+    }
+}
