@@ -149,6 +149,10 @@ impl Connection {
                     break;
                 }
                 let n = self.link.read_timeout(&mut self.buf, left)?;
+                if n == 0 && self.framer.pending() > 0 {
+                    // a gap mid-packet: give the partial packet up, as ARIA does
+                    self.framer.expire();
+                }
                 let mut identity = None;
                 let mut reply = None;
                 self.framer.feed(self.buf.get(..n).unwrap_or(&[]), |f| {

@@ -1,0 +1,119 @@
+//! `skipper sim serve` and `skipper run --vehicle p2os://` end to end, as two processes.
+
+use std::io::{BufRead, BufReader};
+use std::process::{Child, Command, Output, Stdio};
+use std::time::Duration;
+
+fn skipper(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_skipper"))
+        .args(args)
+        .output()
+        .expect("run skipper")
+}
+
+fn text(b: &[u8]) -> String {
+    String::from_utf8_lossy(b).into_owned()
+}
+
+/// Kills the server whatever happens.
+struct Server(Child);
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+#[test]
+fn sim_serve_has_help_with_examples_and_refuses_bad_options() {
+    let out = skipper(&["sim", "serve", "--help"]);
+    assert!(out.status.success());
+    assert!(text(&out.stdout).contains("Examples:"));
+    let out = skipper(&["sim", "serve", "--p2os", "0.0.0.0:0"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        text(&out.stderr).contains("--allow-remote"),
+        "{}",
+        text(&out.stderr)
+    );
+    let out = skipper(&[
+        "sim",
+        "serve",
+        "--p2os",
+        "127.0.0.1:0",
+        "--subtype",
+        "rustsim",
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        text(&out.stderr).contains("p3dx-sh"),
+        "{}",
+        text(&out.stderr)
+    );
+    // nobody listening: a clear failure, exit status 1
+    let out = skipper(&[
+        "run",
+        "--vehicle",
+        "p2os://127.0.0.1:1",
+        "--until",
+        "1s",
+        "--no-log",
+    ]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        text(&out.stderr).contains("cannot connect to the robot at p2os://127.0.0.1:1"),
+        "{}",
+        text(&out.stderr)
+    );
+}
+
+#[test]
+fn the_wander_demo_drives_a_served_robot_over_p2os() {
+    let child = Command::new(env!("CARGO_BIN_EXE_skipper"))
+        .args([
+            "sim",
+            "serve",
+            "--p2os",
+            "127.0.0.1:0",
+            "--world",
+            concat!(
+                env!("CARGO_MANIFEST_DIR"),
+                "/../../examples/worlds/office.world"
+            ),
+        ])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("start the server");
+    let mut server = Server(child);
+    let mut line = String::new();
+    BufReader::new(server.0.stdout.take().unwrap())
+        .read_line(&mut line)
+        .unwrap();
+    // "robot1 (p3dx) on 127.0.0.1:PORT"
+    let addr = line.trim().rsplit(' ').next().unwrap().to_string();
+    assert!(line.starts_with("robot1 (p3dx) on 127.0.0.1:"), "{line}");
+    let dir = tempfile::tempdir().unwrap();
+    let summary = dir.path().join("s.json");
+    let out = skipper(&[
+        "run",
+        "--vehicle",
+        &format!("p2os://{addr}"),
+        "--until",
+        "3s",
+        "--no-log",
+        "--summary-json",
+        summary.to_str().unwrap(),
+    ]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let s: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&summary).unwrap()).unwrap();
+    assert_eq!(s["outcome"], "time_limit");
+    assert!(s["p2os_sips"].as_u64().unwrap() >= 10, "{s}");
+    assert!(
+        s["distance_m"].as_f64().unwrap() > 0.1,
+        "the demo moved the robot: {s}"
+    );
+    std::thread::sleep(Duration::from_millis(10));
+}
