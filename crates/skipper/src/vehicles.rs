@@ -79,6 +79,11 @@ pub fn build(
     robots: Option<usize>,
     seed: u64,
 ) -> Result<Box<dyn World>, Failure> {
+    if !matches!(choice, VehicleChoice::Sim) && (world.is_some() || robots.is_some()) {
+        eprintln!(
+            "warning: --world and --robots are for the simulator; a P2OS robot is where it is"
+        );
+    }
     match choice {
         VehicleChoice::Sim => Ok(Box::new(ground_world(world, robots, seed)?)),
         VehicleChoice::P2osTcp(addr) => p2os(LinkSpec::Tcp(addr.clone())),

@@ -27,9 +27,11 @@ impl Drop for Server {
 
 #[test]
 fn sim_serve_has_help_with_examples_and_refuses_bad_options() {
-    let out = skipper(&["sim", "serve", "--help"]);
-    assert!(out.status.success());
-    assert!(text(&out.stdout).contains("Examples:"));
+    for args in [["sim", "--help"].as_slice(), &["sim", "serve", "--help"]] {
+        let out = skipper(args);
+        assert!(out.status.success());
+        assert!(text(&out.stdout).contains("Examples:"), "{args:?}");
+    }
     let out = skipper(&["sim", "serve", "--p2os", "0.0.0.0:0"]);
     assert_eq!(out.status.code(), Some(2));
     assert!(

@@ -489,3 +489,57 @@ fn the_serial_path_over_a_pseudo_terminal() {
     drive(&mut v, Drive::velocity(0.3, 0.0));
     wait_for(&mut v, "motion", |v| v.state().wheels.0 > 0.1);
 }
+
+#[test]
+fn a_steady_command_keeps_the_watchdog_fed_and_estop_stops_at_once() {
+    let config = ServerConfig {
+        watchdog: Some(Duration::from_millis(1000)),
+        ..fast()
+    };
+    let server = start(world("box 0 0 60 60\nrobot r -25 0 0 laser=no\n"), config);
+    let mut v = connect(server.addrs()[0]);
+    drive(&mut v, Drive::velocity(0.2, 0.0));
+    wait_for(&mut v, "motion", |v| v.state().wheels.0 > 0.15);
+    // the controller goes on acting (without new commands) for three watchdog periods:
+    // the driver's refresh keeps the robot going
+    let start = Instant::now();
+    wait_for(&mut v, "three seconds", |_| {
+        start.elapsed() > Duration::from_secs(3)
+    });
+    assert!(v.state().wheels.0 > 0.15, "still moving");
+    assert_eq!(server.stats().watchdog_stops, 0);
+    drive(&mut v, Drive::Estop);
+    wait_for(&mut v, "the estop", |v| v.state().wheels == (0.0, 0.0));
+    // and it stays stopped: the driver now refreshes zero velocities
+    let start = Instant::now();
+    wait_for(&mut v, "a second", |_| {
+        start.elapsed() > Duration::from_secs(1)
+    });
+    assert_eq!(v.state().wheels, (0.0, 0.0));
+}
+
+#[test]
+fn a_controller_that_stops_acting_gets_its_robot_stopped() {
+    let config = ServerConfig {
+        watchdog: None, // so that only the driver can stop it
+        ..fast()
+    };
+    let server = start(world("box 0 0 60 60\nrobot r -25 0 0 laser=no\n"), config);
+    let opts = DriverOptions {
+        controller_timeout: Duration::from_millis(500),
+        ..options()
+    };
+    let mut v = P2osVehicle::connect(LinkSpec::Tcp(server.addrs()[0].to_string()), opts).unwrap();
+    drive(&mut v, Drive::velocity(0.3, 0.0));
+    wait_for(&mut v, "motion", |v| v.state().wheels.0 > 0.2);
+    // no more act(): the controller is gone
+    let start = Instant::now();
+    while v.state().wheels.0 > 0.0 {
+        assert!(
+            start.elapsed() < Duration::from_secs(30),
+            "the robot never stopped"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    assert!(v.connected(), "the link stays up");
+}

@@ -682,6 +682,8 @@ struct LinkState {
     raw_xy: Option<(u16, u16)>,
     controller_dead: bool,
     sip: Sip,
+    rx: Vec<u8>,
+    spans: Vec<(u8, usize, usize)>,
 }
 
 impl LinkState {
@@ -696,6 +698,8 @@ impl LinkState {
             raw_xy: None,
             controller_dead: false,
             sip: Sip::default(),
+            rx: Vec::with_capacity(4096),
+            spans: Vec::with_capacity(64),
         }
     }
 
@@ -706,9 +710,14 @@ impl LinkState {
         shared: &Mutex<Shared>,
     ) -> Result<(), Error> {
         // 1. read
-        let mut frames: Vec<(u8, Vec<u8>)> = Vec::new();
+        // copy the packets out (into buffers kept from step to step) so that the shared
+        // state is locked only after the read
+        let (rx, spans) = (&mut self.rx, &mut self.spans);
+        rx.clear();
+        spans.clear();
         let n = c.poll(Duration::from_millis(10), |f| {
-            frames.push((f.id, f.data.to_vec()));
+            spans.push((f.id, rx.len(), rx.len() + f.data.len()));
+            rx.extend_from_slice(f.data);
         })?;
         let now = Instant::now();
         if n > 0 {
@@ -723,14 +732,19 @@ impl LinkState {
         let mut out: Vec<PacketBuf> = Vec::new();
         {
             let mut sh = lock(shared);
-            for (id, data) in &frames {
+            let (rx, spans) = (
+                std::mem::take(&mut self.rx),
+                std::mem::take(&mut self.spans),
+            );
+            for &(id, a, b) in &spans {
                 let f = Frame {
-                    id: *id,
-                    data,
+                    id,
+                    data: rx.get(a..b).unwrap_or(&[]),
                     bytes: &[],
                 };
                 self.absorb(&f, &mut sh);
             }
+            (self.rx, self.spans) = (rx, spans);
             let cmd = &mut sh.cmd;
             out.append(&mut cmd.oneshots);
             let alive = cmd

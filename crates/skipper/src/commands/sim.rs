@@ -13,6 +13,8 @@ use std::time::Duration;
 
 /// `skipper sim ...`
 #[derive(Debug, Args)]
+#[command(after_help = "Examples:
+  skipper sim serve --p2os 127.0.0.1:8101 --world examples/worlds/office.world")]
 pub struct SimArgs {
     #[command(subcommand)]
     pub command: SimCommand,
