@@ -51,3 +51,9 @@ fn golden_seed7_n20() {
     let d = data().join("golden");
     check_ic(&d.join("seed7-N20/agents.xabsl"), &d.join("seed7-N20.ic"));
 }
+
+#[test]
+fn every_language_element() {
+    let d = data().join("ic");
+    check_ic(&d.join("coverage/agents.xabsl"), &d.join("coverage.ic"));
+}
