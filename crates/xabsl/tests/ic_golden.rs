@@ -57,3 +57,14 @@ fn every_language_element() {
     let d = data().join("ic");
     check_ic(&d.join("coverage/agents.xabsl"), &d.join("coverage.ic"));
 }
+
+#[test]
+fn benchmark_agents_seed12345() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    for n in [5, 20, 100] {
+        check_ic(
+            &root.join(format!("benches/data/seed12345-N{n}/agents.xabsl")),
+            &data().join(format!("ic/seed12345-N{n}.ic")),
+        );
+    }
+}

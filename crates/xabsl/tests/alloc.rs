@@ -1,0 +1,104 @@
+//! A steady-state engine cycle allocates nothing: inputs set, the option tree run,
+//! parameterised inputs defined by expressions and by host functions, the activation
+//! path and the basic behaviors recorded.
+
+use skipper_xabsl::engine::Engine;
+use skipper_xabsl::{check, compile_path, parser};
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::path::Path;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Arc;
+
+struct Counting;
+static ALLOCS: AtomicUsize = AtomicUsize::new(0);
+
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, l: Layout) -> *mut u8 {
+        ALLOCS.fetch_add(1, Ordering::Relaxed);
+        unsafe { System.alloc(l) }
+    }
+    unsafe fn dealloc(&self, p: *mut u8, l: Layout) {
+        unsafe { System.dealloc(p, l) }
+    }
+    unsafe fn realloc(&self, p: *mut u8, l: Layout, n: usize) -> *mut u8 {
+        ALLOCS.fetch_add(1, Ordering::Relaxed);
+        unsafe { System.realloc(p, l, n) }
+    }
+}
+
+#[global_allocator]
+static GLOBAL: Counting = Counting;
+
+/// The golden trace's inputs, as (symbol, value) per cycle.
+fn frames(engine: &Engine, trace: &str) -> Vec<Vec<(usize, f64)>> {
+    let p = engine.program();
+    trace
+        .lines()
+        .map(|l| {
+            let v: serde_json::Value = serde_json::from_str(l).unwrap();
+            v["inputs"]
+                .as_object()
+                .unwrap()
+                .iter()
+                .map(|(k, x)| {
+                    let s = p.symbol(k).unwrap();
+                    let val = match x {
+                        serde_json::Value::Bool(b) => f64::from(u8::from(*b)),
+                        serde_json::Value::String(e) => {
+                            let en = match p.symbols[s].ty {
+                                skipper_xabsl::model::Type::Enum(e) => &p.enums[e],
+                                _ => unreachable!(),
+                            };
+                            en.elements.iter().position(|x| x == e).unwrap() as f64
+                        }
+                        x => x.as_f64().unwrap(),
+                    };
+                    (s, val)
+                })
+                .collect()
+        })
+        .collect()
+}
+
+#[test]
+fn steady_state_cycles_do_not_allocate() {
+    let d = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/golden");
+    for (name, closure) in [("seed7-N20", false), ("seed7-N5", true)] {
+        let c = compile_path(d.join(name).join("agents.xabsl"));
+        assert!(!c.diagnostics.has_errors());
+        let p = Arc::new(c.program);
+        let mut e = Engine::new(p.clone()).unwrap();
+        let scaled = p.symbol("in.scaled").unwrap();
+        if closure {
+            e.bind_input(scaled, Arc::new(|k: &[f64]| 0.25 * k[0])).unwrap();
+        } else {
+            let def = parser::parse_expression("in.f0 * k", Default::default()).unwrap();
+            let x = check::check_definition(&p, scaled, &def).unwrap();
+            e.define_input(scaled, &x).unwrap();
+        }
+        let trace = std::fs::read_to_string(d.join(format!("{name}.trace.jsonl"))).unwrap();
+        let frames = frames(&e, &trace);
+        let mut t = 1000;
+        // warm up: every buffer reaches its size
+        for f in &frames {
+            for &(s, v) in f {
+                e.set_input(s, v);
+            }
+            e.execute(t);
+            t += 10;
+        }
+        let before = ALLOCS.load(Ordering::SeqCst);
+        for _ in 0..5 {
+            for f in &frames {
+                for &(s, v) in f {
+                    e.set_input(s, v);
+                }
+                e.execute(t);
+                t += 10;
+            }
+        }
+        let after = ALLOCS.load(Ordering::SeqCst);
+        assert_eq!(after - before, 0, "{name}: allocations in 1000 cycles");
+        assert!(!e.path().is_empty());
+    }
+}
