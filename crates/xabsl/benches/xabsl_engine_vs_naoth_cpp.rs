@@ -10,10 +10,11 @@
 //! The spec's agent (`examples/xabsl/turn_and_release`) runs on inputs that walk it
 //! through its states.
 
-use criterion::{black_box, criterion_group, criterion_main, Criterion};
+use criterion::{criterion_group, criterion_main, Criterion};
 use skipper_xabsl::engine::Engine;
 use skipper_xabsl::model::{SymbolKind, Type};
 use skipper_xabsl::{check, compile_path, parser};
+use std::hint::black_box;
 use std::path::Path;
 use std::sync::Arc;
 
@@ -122,7 +123,11 @@ fn engine_cycles(c: &mut Criterion) {
             &root.join(format!("benches/data/seed12345-N{n}/agents.xabsl")),
             Some(("in.scaled", "in.f0 * k")),
         );
-        bench_agent(c, &format!("xabsl_engine_vs_naoth_cpp/gen_seed12345_N{n}"), e);
+        bench_agent(
+            c,
+            &format!("xabsl_engine_vs_naoth_cpp/gen_seed12345_N{n}"),
+            e,
+        );
     }
     let spec = root.join("../../examples/xabsl/turn_and_release/agents.xabsl");
     if spec.exists() {

@@ -33,7 +33,9 @@ fn main() {
         .collect();
     let mut state = 12345u64;
     let mut rnd = move || {
-        state = state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        state = state
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
         (state >> 11) as f64 / (1u64 << 53) as f64
     };
     let frames: Vec<Vec<(usize, f64)>> = (0..512)

@@ -70,7 +70,8 @@ fn steady_state_cycles_do_not_allocate() {
         let mut e = Engine::new(p.clone()).unwrap();
         let scaled = p.symbol("in.scaled").unwrap();
         if closure {
-            e.bind_input(scaled, Arc::new(|k: &[f64]| 0.25 * k[0])).unwrap();
+            e.bind_input(scaled, Arc::new(|k: &[f64]| 0.25 * k[0]))
+                .unwrap();
         } else {
             let def = parser::parse_expression("in.f0 * k", Default::default()).unwrap();
             let x = check::check_definition(&p, scaled, &def).unwrap();

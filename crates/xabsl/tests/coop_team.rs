@@ -2,9 +2,9 @@
 //! share a capacity-1 state through the team-message hook, as robots of a team would
 //! over their network.
 
+use skipper_xabsl::compile;
 use skipper_xabsl::engine::{Engine, TeamMessage};
 use skipper_xabsl::loader::MemLoader;
-use skipper_xabsl::compile;
 use std::sync::Arc;
 
 const TEAM: &str = r#"
@@ -29,13 +29,10 @@ option team {
 
 fn robot(priority: i32, ticks: i32) -> Engine {
     let mut files = MemLoader::new();
-    files
-        .add("sym.xabsl", TEAM)
-        .add("team.xabsl", OPTION)
-        .add(
-            "agents.xabsl",
-            "include \"sym.xabsl\";\ninclude \"team.xabsl\";\nagent player(\"Player\", team);\n",
-        );
+    files.add("sym.xabsl", TEAM).add("team.xabsl", OPTION).add(
+        "agents.xabsl",
+        "include \"sym.xabsl\";\ninclude \"team.xabsl\";\nagent player(\"Player\", team);\n",
+    );
     let c = compile("agents.xabsl", &files);
     assert!(!c.diagnostics.has_errors(), "{}", c.render());
     let mut e = Engine::new(Arc::new(c.program)).unwrap();
@@ -72,7 +69,10 @@ fn two_agents_share_a_capacity_one_state() {
     for t in 0..20u64 {
         cycle(&mut robots, &mut inbox, 1000 + 100 * t);
         let who: Vec<bool> = robots.iter().map(in_striker).collect();
-        assert!(!(who[0] && who[1]), "both in the capacity-1 state at cycle {t}");
+        assert!(
+            !(who[0] && who[1]),
+            "both in the capacity-1 state at cycle {t}"
+        );
         holders.push(who);
     }
     // the higher priority agent got it after the synchronisation ticks, and kept it
@@ -88,7 +88,10 @@ fn two_agents_share_a_capacity_one_state() {
     for t in 20..40u64 {
         cycle(&mut robots, &mut inbox, 1000 + 100 * t);
         let who: Vec<bool> = robots.iter().map(in_striker).collect();
-        assert!(!(who[0] && who[1]), "both in the capacity-1 state at cycle {t}");
+        assert!(
+            !(who[0] && who[1]),
+            "both in the capacity-1 state at cycle {t}"
+        );
         if who[1] && handed_over.is_none() {
             handed_over = Some(t);
         }

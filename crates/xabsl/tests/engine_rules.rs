@@ -95,8 +95,14 @@ fn rule_2_internal_symbols_and_parameters_start_at_zero_false_first() {
 #[test]
 fn rule_3_a_cycle_of_options_is_refused() {
     let mut files = MemLoader::new();
-    files.add("a.xabsl", "include \"b.xabsl\";\noption a { initial state s { action { b(); } } }");
-    files.add("b.xabsl", "option b { initial state s { action { a(); } } }");
+    files.add(
+        "a.xabsl",
+        "include \"b.xabsl\";\noption a { initial state s { action { b(); } } }",
+    );
+    files.add(
+        "b.xabsl",
+        "option b { initial state s { action { a(); } } }",
+    );
     files.add("agents.xabsl", "include \"a.xabsl\";\nagent x(\"X\", a);");
     let c = compile("agents.xabsl", &files);
     assert!(c.diagnostics.errors().any(|d| d.code == "X8001"));
@@ -156,7 +162,11 @@ fn rule_6_root_actions_run_in_order() {
     );
     let (out, out2) = (sym(&e, "out"), sym(&e, "out2"));
     let root = e.program().option("root").unwrap();
-    e.set_root_actions(&[RootAction::Set(out, 41.0), RootAction::Option(root), RootAction::Behavior(1)]);
+    e.set_root_actions(&[
+        RootAction::Set(out, 41.0),
+        RootAction::Option(root),
+        RootAction::Behavior(1),
+    ]);
     e.execute(0);
     assert_eq!(e.value(out2), 42.0);
     assert_eq!(e.executed().len(), 1);
@@ -188,7 +198,11 @@ fn rule_8_activation_and_option_time() {
     let mut e = engine("agent a(\"A\", root);", &[("child", child), ("root", root)]);
     let go = sym(&e, "go");
     e.execute(1000);
-    assert_eq!(path(&e)[1], ("child".into(), "s".into(), 0, 0), "0 in the first cycle");
+    assert_eq!(
+        path(&e)[1],
+        ("child".into(), "s".into(), 0, 0),
+        "0 in the first cycle"
+    );
     e.execute(1040);
     assert_eq!(path(&e)[1], ("child".into(), "s".into(), 40, 40));
     e.set_bool(go, true);
@@ -196,7 +210,11 @@ fn rule_8_activation_and_option_time() {
     assert_eq!(path(&e).len(), 1, "child not called");
     e.set_bool(go, false);
     e.execute(1060);
-    assert_eq!(path(&e)[1], ("child".into(), "s".into(), 0, 0), "activated again");
+    assert_eq!(
+        path(&e)[1],
+        ("child".into(), "s".into(), 0, 0),
+        "activated again"
+    );
 }
 
 // ---------------------------------------------------------- executing options
@@ -273,7 +291,10 @@ fn rule_14_an_option_executed_twice_is_reported_and_runs_again() {
     let mut e = engine("agent a(\"A\", root);", &[("child", child), ("root", root)]);
     e.execute(0);
     let child_id = e.program().option("child").unwrap();
-    assert_eq!(e.problems(), &[RuntimeProblem::OptionExecutedTwice(child_id)]);
+    assert_eq!(
+        e.problems(),
+        &[RuntimeProblem::OptionExecutedTwice(child_id)]
+    );
     // the second call decided again with p = 5 and left c1
     assert_eq!(st(&e, "child"), "c2");
     assert_eq!(e.value(sym(&e, "out")), 1.0);
@@ -320,7 +341,11 @@ fn rule_16_division_by_zero_and_modulo() {
     e.execute(0);
     assert_eq!(e.value(sym(&e, "out")), 3.0 / 0.0000001);
     assert_eq!(e.value(sym(&e, "out2")), 1.0);
-    assert_eq!(e.value(sym(&e, "counter")), -1.0, "truncated operands, sign of the dividend");
+    assert_eq!(
+        e.value(sym(&e, "counter")),
+        -1.0,
+        "truncated operands, sign of the dividend"
+    );
     e.set_input(y, 0.4);
     e.execute(10);
     assert_eq!(e.value(sym(&e, "out2")), 0.0);
@@ -329,7 +354,8 @@ fn rule_16_division_by_zero_and_modulo() {
 
 #[test]
 fn rule_16_times_refer_to_the_option_they_are_written_in() {
-    let child = "option child { float @t; initial state c { action { out = @t; out2 = option_time; } } }";
+    let child =
+        "option child { float @t; initial state c { action { out = @t; out2 = option_time; } } }";
     let root = "option root { initial state s { decision { if (state_time > 15) goto s2; else stay; } action { } } state s2 { action { child(t = option_time); } } }";
     let mut e = engine("agent a(\"A\", root);", &[("child", child), ("root", root)]);
     e.execute(100);
@@ -363,7 +389,11 @@ fn rule_17_short_circuit_and_inputs_read_at_every_reference() {
     e.execute(0);
     // go false: `&&` stops, `?:` takes only the else branch (two references)
     assert_eq!(calls.load(Ordering::SeqCst), 2);
-    assert_eq!(e.value(sym(&e, "out2")), 70.0, "a read after an assignment sees it");
+    assert_eq!(
+        e.value(sym(&e, "out2")),
+        70.0,
+        "a read after an assignment sees it"
+    );
     assert_eq!(e.value(sym(&e, "out")), 1.0, "the last write wins");
     assert_eq!(e.value(sym(&e, "counter")), 71.0);
     e.set_bool(sym(&e, "go"), true);
@@ -401,7 +431,11 @@ fn rule_18_a_lone_agent_enters_capacity_states_at_once_and_synchronized_after_a_
     e.set_input(x, 2.0);
     e.execute(0);
     e.execute(10);
-    assert_eq!(st(&e, "root"), "s", "never entered without message preparation");
+    assert_eq!(
+        st(&e, "root"),
+        "s",
+        "never entered without message preparation"
+    );
     e.prepare_incoming_messages();
     e.execute(20);
     assert_eq!(st(&e, "root"), "sync");

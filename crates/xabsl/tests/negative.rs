@@ -33,12 +33,18 @@ fn expect(case: &str, want: &[(&str, &str)]) {
 
 #[test]
 fn initial_state_missing() {
-    expect("initial_state_missing", &[("X5273", "initial_state_missing.xabsl:2:8")]);
+    expect(
+        "initial_state_missing",
+        &[("X5273", "initial_state_missing.xabsl:2:8")],
+    );
 }
 
 #[test]
 fn initial_state_twice() {
-    expect("initial_state_twice", &[("X5327", "initial_state_twice.xabsl:6:17")]);
+    expect(
+        "initial_state_twice",
+        &[("X5327", "initial_state_twice.xabsl:6:17")],
+    );
 }
 
 #[test]
@@ -76,14 +82,26 @@ fn output_symbol_domain_mismatch() {
 
 #[test]
 fn unknown_option_behavior_and_state() {
-    expect("unknown_option_symbol", &[("X5552", "unknown_option_symbol.xabsl:5:7")]);
-    expect("unknown_behavior_symbol", &[("X5552", "unknown_behavior_symbol.xabsl:6:7")]);
-    expect("unknown_state_symbol", &[("X5552", "unknown_state_symbol.xabsl:5:12")]);
+    expect(
+        "unknown_option_symbol",
+        &[("X5552", "unknown_option_symbol.xabsl:5:7")],
+    );
+    expect(
+        "unknown_behavior_symbol",
+        &[("X5552", "unknown_behavior_symbol.xabsl:6:7")],
+    );
+    expect(
+        "unknown_state_symbol",
+        &[("X5552", "unknown_state_symbol.xabsl:5:12")],
+    );
 }
 
 #[test]
 fn redefinitions() {
-    expect("option_redefinition", &[("X5372", "option_redefinition2.xabsl:1:8")]);
+    expect(
+        "option_redefinition",
+        &[("X5372", "option_redefinition2.xabsl:1:8")],
+    );
     expect("state_twice", &[("X5372", "state_twice.xabsl:6:9")]);
     expect(
         "double_definitions",
@@ -122,15 +140,24 @@ fn ambiguous_symbols() {
 
 #[test]
 fn comment_tokenizer_cases() {
-    expect("tokenizer_comments", &[("X3257", "tokenizer_comments.xabsl:1:32")]);
-    expect("tokenizer_comments2", &[("X3275", "tokenizer_comments2.xabsl:1:1")]);
+    expect(
+        "tokenizer_comments",
+        &[("X3257", "tokenizer_comments.xabsl:1:32")],
+    );
+    expect(
+        "tokenizer_comments2",
+        &[("X3275", "tokenizer_comments2.xabsl:1:1")],
+    );
 }
 
 #[test]
 fn garbage() {
     expect("binary_garbage", &[("X2573", "binary_garbage.xabsl:1:1")]);
     expect("text_garbage", &[("X2537", "text_garbage.xabsl:1:1")]);
-    expect("single_empty_option", &[("X2537", "single_empty_option.xabsl:3:1")]);
+    expect(
+        "single_empty_option",
+        &[("X2537", "single_empty_option.xabsl:3:1")],
+    );
     expect("syntax_error", &[("X2537", "syntax_error.xabsl:3:26")]);
 }
 
@@ -148,14 +175,26 @@ fn includes() {
 
 #[test]
 fn decision_trees_and_namespaces() {
-    expect("must_not_start_with_else", &[("X7352", "must_not_start_with_else.xabsl:3:16")]);
-    expect("namespace_separation", &[("X3527", "namespace_separation.xabsl:3:12")]);
+    expect(
+        "must_not_start_with_else",
+        &[("X7352", "must_not_start_with_else.xabsl:3:16")],
+    );
+    expect(
+        "namespace_separation",
+        &[("X3527", "namespace_separation.xabsl:3:12")],
+    );
 }
 
 #[test]
 fn what_the_reference_engine_would_refuse() {
-    expect("boolean_conditional", &[("X8002", "boolean_conditional.xabsl:4:25")]);
-    expect("enum_parameter_domain", &[("X5526", "enum_parameter_domain.xabsl:5:40")]);
+    expect(
+        "boolean_conditional",
+        &[("X8002", "boolean_conditional.xabsl:4:25")],
+    );
+    expect(
+        "enum_parameter_domain",
+        &[("X5526", "enum_parameter_domain.xabsl:5:40")],
+    );
     expect("cycle", &[("X8001", "cycle2.xabsl:2:30")]);
 }
 
@@ -168,5 +207,8 @@ fn messages_say_what_was_expected() {
         text.contains("`beer` is an element of `drink`, but an element of `food` is expected here"),
         "{text}"
     );
-    assert!(text.contains(" 6 |       hunger = beer;\n   |                ^^^^\n"), "{text}");
+    assert!(
+        text.contains(" 6 |       hunger = beer;\n   |                ^^^^\n"),
+        "{text}"
+    );
 }

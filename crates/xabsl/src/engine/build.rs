@@ -5,6 +5,7 @@
 
 use super::code::*;
 use crate::model::{self, Program, Type};
+use std::cell::{Cell, RefCell};
 
 /// Allocation of slots.
 struct Slots {
@@ -34,8 +35,9 @@ pub(crate) fn set_order(params: &[model::Param]) -> Vec<usize> {
     v
 }
 
-/// Build the executable form.
-pub(crate) fn build(p: &Program) -> Code {
+/// Build the executable form; `sources` gives each input symbol's binding (by index among
+/// the inputs; missing ones are values the host sets).
+pub(crate) fn build(p: &Program, sources: &[Source]) -> Code {
     let mut initial = Vec::new();
     let symbol: Vec<u32> = p.symbols.iter().map(|_| alloc(1, &mut initial)).collect();
     let symbol_params: Vec<u32> = p
@@ -70,7 +72,10 @@ pub(crate) fn build(p: &Program) -> Code {
                 slot: slots.symbol[i],
                 first_param: slots.symbol_params[i],
                 n_params: s.params.len() as u32,
-                source: Source::Value,
+                source: sources
+                    .get(code.inputs.len())
+                    .cloned()
+                    .unwrap_or(Source::Value),
             });
         }
     }
@@ -87,6 +92,8 @@ pub(crate) fn build(p: &Program) -> Code {
         slots: &slots,
         code: &code,
         first_state: &first_state,
+        depth: Cell::new(0),
+        subst: RefCell::new(Vec::new()),
     };
     let mut states = Vec::new();
     let mut options = Vec::new();
@@ -172,39 +179,6 @@ pub(crate) fn build(p: &Program) -> Code {
     code
 }
 
-/// Compile the definition of a parameterised input symbol.
-pub(crate) fn definition(p: &Program, code: &Code, symbol: usize, e: &model::Expr) -> Any {
-    let slots = Slots {
-        symbol: code.symbol_slot.clone(),
-        symbol_params: code
-            .inputs
-            .iter()
-            .fold(vec![0; p.symbols.len()], |mut v, i| {
-                if let Some(x) = v.get_mut(i.symbol as usize) {
-                    *x = i.first_param;
-                }
-                v
-            }),
-        option_params: Vec::new(),
-        behavior_params: Vec::new(),
-        initial: Vec::new(),
-    };
-    let first_state = Vec::new();
-    let b = Builder {
-        p,
-        slots: &slots,
-        code,
-        first_state: &first_state,
-    };
-    b.any(
-        e,
-        Cx {
-            option: usize::MAX,
-            state: symbol as u32,
-        },
-    )
-}
-
 #[derive(Clone, Copy)]
 struct Cx {
     /// the option the expression is in (`usize::MAX` in an input definition)
@@ -218,9 +192,26 @@ struct Builder<'a> {
     slots: &'a Slots,
     code: &'a Code,
     first_state: &'a [u32],
+    /// nesting of inlined definitions (a guard; cycles are refused when defining)
+    depth: Cell<u32>,
+    /// parameters of inlined definitions given as constants or slots: (slot, value)
+    subst: RefCell<Vec<(u32, Val)>>,
 }
 
-impl Builder<'_> {
+/// How an input symbol is compiled at a reference.
+enum InputKind<'e> {
+    Slot(u32),
+    Function(Box<InputRef>),
+    /// parameters to write, the definition, its context, and how many substitutions
+    /// were pushed for it
+    Definition(Box<[(u32, Val)]>, &'e model::Expr, Cx, usize),
+}
+
+fn is_leaf(v: &Val) -> bool {
+    matches!(v, Val::Const(_) | Val::Slot(_))
+}
+
+impl<'a> Builder<'a> {
     fn action(&self, a: &model::Action, cx: Cx) -> Action {
         match a {
             model::Action::Option { option, args, .. } => {
@@ -240,10 +231,10 @@ impl Builder<'_> {
             model::Action::Set { symbol, value, .. } => {
                 let slot = self.slots.symbol[*symbol];
                 let s = *symbol as u32;
-                match self.any(value, cx) {
-                    Any::D(d) => Action::SetD(s, slot, d),
-                    Any::B(b) => Action::SetB(s, slot, b),
-                    Any::E(e) => Action::SetE(s, slot, e),
+                match value.ty() {
+                    Type::Decimal => Action::SetD(s, slot, self.d(value, cx)),
+                    Type::Boolean => Action::SetB(s, slot, self.b(value, cx)),
+                    Type::Enum(_) => Action::SetE(s, slot, self.e(value, cx)),
                 }
             }
         }
@@ -256,18 +247,14 @@ impl Builder<'_> {
         first: u32,
         args: &[model::Arg],
         cx: Cx,
-    ) -> Box<[(u32, Any)]> {
+    ) -> Box<[(u32, Val)]> {
         set_order(params)
             .into_iter()
             .map(|i| {
                 let slot = first + i as u32;
                 let value = match args.iter().find(|a| a.param == i) {
-                    Some(a) => self.any(&a.value, cx),
-                    None => match params[i].ty {
-                        Type::Decimal => Any::D(D::Const(0.0)),
-                        Type::Boolean => Any::B(B::Const(false)),
-                        Type::Enum(_) => Any::E(E::Const(0)),
-                    },
+                    Some(a) => self.val(&a.value, cx),
+                    None => Val::Const(0.0),
                 };
                 (slot, value)
             })
@@ -280,7 +267,7 @@ impl Builder<'_> {
             model::Tree::If {
                 cond, then, other, ..
             } => Stmt::If(
-                Box::new(self.b(cond, cx)),
+                self.b(cond, cx),
                 Box::new(self.tree(then, cx)),
                 Box::new(self.tree(other, cx)),
             ),
@@ -293,7 +280,7 @@ impl Builder<'_> {
             None => own,
         };
         Stmt::If(
-            Box::new(self.b(&cd.cond, cx)),
+            self.b(&cd.cond, cx),
             Box::new(self.tree(&cd.then, cx)),
             Box::new(rest),
         )
@@ -303,11 +290,40 @@ impl Builder<'_> {
         self.first_state.get(cx.option).copied().unwrap_or(0) + local as u32
     }
 
-    fn any(&self, e: &model::Expr, cx: Cx) -> Any {
+    /// A value of any type, constants and slots in place.
+    fn val(&self, e: &model::Expr, cx: Cx) -> Val {
         match e.ty() {
-            Type::Decimal => Any::D(self.d(e, cx)),
-            Type::Boolean => Any::B(self.b(e, cx)),
-            Type::Enum(_) => Any::E(self.e(e, cx)),
+            Type::Decimal => match self.d(e, cx) {
+                D::Const(c) => Val::Const(c),
+                D::Slot(s) => Val::Slot(s),
+                d => Val::D(d),
+            },
+            Type::Boolean => match self.b(e, cx) {
+                B::Const(c) => Val::Const(if c { 1.0 } else { 0.0 }),
+                B::Slot(s) => Val::Slot(s),
+                b => Val::B(b),
+            },
+            Type::Enum(_) => match self.e(e, cx) {
+                E::Const(c) => Val::Const(f64::from(c)),
+                E::Slot(s) => Val::Slot(s),
+                x => Val::E(x),
+            },
+        }
+    }
+
+    fn op(&self, e: &model::Expr, cx: Cx) -> Op {
+        match self.d(e, cx) {
+            D::Const(c) => Op::Const(c),
+            D::Slot(s) => Op::Slot(s),
+            d => Op::D(Box::new(d)),
+        }
+    }
+
+    fn eop(&self, x: &model::Expr, cx: Cx) -> EOp {
+        match self.e(x, cx) {
+            E::Const(c) => EOp::Const(c),
+            E::Slot(s) => EOp::Slot(s),
+            e => EOp::E(Box::new(e)),
         }
     }
 
@@ -321,7 +337,18 @@ impl Builder<'_> {
         }
     }
 
-    fn input_ref(&self, symbol: usize, args: &[model::Arg], cx: Cx) -> Box<InputRef> {
+    /// A parameter reference: a substituted value, or its slot.
+    fn param(&self, option: usize, index: usize, cx: Cx) -> Val {
+        let slot = self.param_slot(option, index, cx);
+        if option == usize::MAX {
+            if let Some((_, v)) = self.subst.borrow().iter().rev().find(|(s, _)| *s == slot) {
+                return v.clone();
+            }
+        }
+        Val::Slot(slot)
+    }
+
+    fn input(&self, symbol: usize, args: &[model::Arg], cx: Cx) -> InputKind<'a> {
         let s = &self.p.symbols[symbol];
         let input = self
             .code
@@ -331,30 +358,79 @@ impl Builder<'_> {
             .flatten()
             .unwrap_or(0);
         let first = self.slots.symbol_params.get(symbol).copied().unwrap_or(0);
-        Box::new(InputRef {
-            input,
-            params: self.assign(&s.params, first, args, cx),
-        })
+        let code: &'a Code = self.code;
+        let source = code.inputs.get(input as usize).map(|i| &i.source);
+        match source {
+            Some(Source::Function(_)) => InputKind::Function(Box::new(InputRef {
+                input,
+                params: self.assign(&s.params, first, args, cx),
+            })),
+            Some(Source::Definition(x)) if self.depth.get() < 64 => {
+                let params = self.assign(&s.params, first, args, cx);
+                let dcx = Cx {
+                    option: usize::MAX,
+                    state: symbol as u32,
+                };
+                // parameters given as constants or plain slots are substituted (the
+                // parameter slots of a definition are read by nothing else); others are
+                // written before the definition is evaluated, as the reference does
+                if params.iter().all(|(_, v)| is_leaf(v)) {
+                    let n = params.len();
+                    self.subst.borrow_mut().extend(params.iter().cloned());
+                    InputKind::Definition(Box::new([]), x, dcx, n)
+                } else {
+                    InputKind::Definition(params, x, dcx, 0)
+                }
+            }
+            // a value the host sets: its parameters cannot be observed, read the slot
+            _ => InputKind::Slot(self.slots.symbol.get(symbol).copied().unwrap_or(0)),
+        }
+    }
+
+    /// Compile a definition inline, then drop its substitutions.
+    fn inlined<T>(&self, pushed: usize, f: impl FnOnce() -> T) -> T {
+        self.depth.set(self.depth.get() + 1);
+        let v = f();
+        self.depth.set(self.depth.get() - 1);
+        let mut s = self.subst.borrow_mut();
+        let keep = s.len().saturating_sub(pushed);
+        s.truncate(keep);
+        v
     }
 
     fn d(&self, e: &model::Expr, cx: Cx) -> D {
         use model::Expr as X;
-
         match e {
             X::Number(v) => D::Const(*v),
             X::Constant(c) => D::Const(self.p.constants[*c].value),
-            X::Param { option, index, .. } => D::Slot(self.param_slot(*option, *index, cx)),
-            X::Input { symbol, args, .. } => D::Input(self.input_ref(*symbol, args, cx)),
+            X::Param { option, index, .. } => match self.param(*option, *index, cx) {
+                Val::Const(c) => D::Const(c),
+                Val::Slot(s) => D::Slot(s),
+                Val::D(d) => d,
+                _ => D::Const(0.0),
+            },
+            X::Input { symbol, args, .. } => match self.input(*symbol, args, cx) {
+                InputKind::Slot(s) => D::Slot(s),
+                InputKind::Function(r) => D::Input(r),
+                InputKind::Definition(params, x, dcx, n) => {
+                    let value = self.inlined(n, || self.d(x, dcx));
+                    if params.is_empty() {
+                        value
+                    } else {
+                        D::Def(Box::new(Defined { params, value }))
+                    }
+                }
+            },
             X::Output { symbol, .. } => D::Slot(self.slots.symbol[*symbol]),
             X::Arith(op, a, b) => {
-                let (a, b) = (Box::new(self.d(a, cx)), Box::new(self.d(b, cx)));
-                match op {
-                    model::ArithOp::Add => D::Add(a, b),
-                    model::ArithOp::Sub => D::Sub(a, b),
-                    model::ArithOp::Mul => D::Mul(a, b),
-                    model::ArithOp::Div => D::Div(a, b),
-                    model::ArithOp::Mod => D::Mod(a, b),
-                }
+                let op = match op {
+                    model::ArithOp::Add => Arith::Add,
+                    model::ArithOp::Sub => Arith::Sub,
+                    model::ArithOp::Mul => Arith::Mul,
+                    model::ArithOp::Div => Arith::Div,
+                    model::ArithOp::Mod => Arith::Mod,
+                };
+                D::Bin(op, self.op(a, cx), self.op(b, cx))
             }
             X::StateTime => D::StateTime(cx.state),
             X::OptionTime => D::OptionTime(cx.option as u32),
@@ -362,8 +438,8 @@ impl Builder<'_> {
                 cond, then, other, ..
             } => D::Cond(
                 Box::new(self.b(cond, cx)),
-                Box::new(self.d(then, cx)),
-                Box::new(self.d(other, cx)),
+                self.op(then, cx),
+                self.op(other, cx),
             ),
             _ => D::Const(0.0),
         }
@@ -371,28 +447,43 @@ impl Builder<'_> {
 
     fn b(&self, e: &model::Expr, cx: Cx) -> B {
         use model::Expr as X;
-
         match e {
             X::Bool(v) => B::Const(*v),
-            X::Param { option, index, .. } => B::Slot(self.param_slot(*option, *index, cx)),
-            X::Input { symbol, args, .. } => B::Input(self.input_ref(*symbol, args, cx)),
+            X::Param { option, index, .. } => match self.param(*option, *index, cx) {
+                Val::Const(c) => B::Const(c != 0.0),
+                Val::Slot(s) => B::Slot(s),
+                Val::B(b) => b,
+                _ => B::Const(false),
+            },
+            X::Input { symbol, args, .. } => match self.input(*symbol, args, cx) {
+                InputKind::Slot(s) => B::Slot(s),
+                InputKind::Function(r) => B::Input(r),
+                InputKind::Definition(params, x, dcx, n) => {
+                    let value = self.inlined(n, || self.b(x, dcx));
+                    if params.is_empty() {
+                        value
+                    } else {
+                        B::Def(Box::new(Defined { params, value }))
+                    }
+                }
+            },
             X::Output { symbol, .. } => B::Slot(self.slots.symbol[*symbol]),
             X::ActionDone => B::ActionDone(cx.state),
             X::Conflict => B::Conflict(cx.state),
-            X::EnumEq(a, b) => B::EnumEq(Box::new(self.e(a, cx)), Box::new(self.e(b, cx))),
+            X::EnumEq(a, b) => B::EnumEq(self.eop(a, cx), self.eop(b, cx)),
             X::Not(a) => B::Not(Box::new(self.b(a, cx))),
             X::And(v) => B::And(v.iter().map(|x| self.b(x, cx)).collect()),
             X::Or(v) => B::Or(v.iter().map(|x| self.b(x, cx)).collect()),
             X::Compare(op, a, b) => {
-                let (a, b) = (Box::new(self.d(a, cx)), Box::new(self.d(b, cx)));
-                match op {
-                    model::CmpOp::Eq => B::Eq(a, b),
-                    model::CmpOp::Ne => B::Ne(a, b),
-                    model::CmpOp::Lt => B::Lt(a, b),
-                    model::CmpOp::Gt => B::Gt(a, b),
-                    model::CmpOp::Le => B::Le(a, b),
-                    model::CmpOp::Ge => B::Ge(a, b),
-                }
+                let op = match op {
+                    model::CmpOp::Eq => Cmp::Eq,
+                    model::CmpOp::Ne => Cmp::Ne,
+                    model::CmpOp::Lt => Cmp::Lt,
+                    model::CmpOp::Gt => Cmp::Gt,
+                    model::CmpOp::Le => Cmp::Le,
+                    model::CmpOp::Ge => Cmp::Ge,
+                };
+                B::Cmp(op, self.op(a, cx), self.op(b, cx))
             }
             _ => B::Const(false),
         }
@@ -400,18 +491,33 @@ impl Builder<'_> {
 
     fn e(&self, e: &model::Expr, cx: Cx) -> E {
         use model::Expr as X;
-
         match e {
             X::Element { index, .. } => E::Const(*index as u32),
-            X::Param { option, index, .. } => E::Slot(self.param_slot(*option, *index, cx)),
-            X::Input { symbol, args, .. } => E::Input(self.input_ref(*symbol, args, cx)),
+            X::Param { option, index, .. } => match self.param(*option, *index, cx) {
+                Val::Const(c) => E::Const(c as u32),
+                Val::Slot(s) => E::Slot(s),
+                Val::E(x) => x,
+                _ => E::Const(0),
+            },
+            X::Input { symbol, args, .. } => match self.input(*symbol, args, cx) {
+                InputKind::Slot(s) => E::Slot(s),
+                InputKind::Function(r) => E::Input(r),
+                InputKind::Definition(params, x, dcx, n) => {
+                    let value = self.inlined(n, || self.e(x, dcx));
+                    if params.is_empty() {
+                        value
+                    } else {
+                        E::Def(Box::new(Defined { params, value }))
+                    }
+                }
+            },
             X::Output { symbol, .. } => E::Slot(self.slots.symbol[*symbol]),
             X::Cond {
                 cond, then, other, ..
             } => E::Cond(
                 Box::new(self.b(cond, cx)),
-                Box::new(self.e(then, cx)),
-                Box::new(self.e(other, cx)),
+                self.eop(then, cx),
+                self.eop(other, cx),
             ),
             _ => E::Const(0),
         }

@@ -8,32 +8,51 @@ use std::sync::Arc;
 /// 0/1, enumerated values element indices).
 pub type InputFn = Arc<dyn Fn(&[f64]) -> f64 + Send + Sync>;
 
+/// A decimal operand: leaves are evaluated in place, without a call.
+#[derive(Clone)]
+pub enum Op {
+    /// a number or constant
+    Const(f64),
+    /// a slot
+    Slot(u32),
+    /// any other expression
+    D(Box<D>),
+}
+
+/// Arithmetic operators.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Arith {
+    /// `+`
+    Add,
+    /// `-`
+    Sub,
+    /// `*`
+    Mul,
+    /// `/` (by zero: divided by 1e-7)
+    Div,
+    /// `%` (on the operands truncated to integers)
+    Mod,
+}
+
 /// A decimal expression.
 #[derive(Clone)]
 pub enum D {
     /// a number or constant
     Const(f64),
-    /// an output or internal symbol, an option parameter, or a parameter of the input
-    /// symbol being defined
+    /// an output or internal symbol, an option parameter, a value input
     Slot(u32),
-    /// an input symbol
+    /// an input symbol bound to a host function
     Input(Box<InputRef>),
-    /// `+`
-    Add(Box<D>, Box<D>),
-    /// `-`
-    Sub(Box<D>, Box<D>),
-    /// `*`
-    Mul(Box<D>, Box<D>),
-    /// `/` (by zero: divided by 1e-7)
-    Div(Box<D>, Box<D>),
-    /// `%` (on the operands truncated to integers)
-    Mod(Box<D>, Box<D>),
+    /// an input symbol defined by an expression (inlined)
+    Def(Box<Defined<D>>),
+    /// arithmetic
+    Bin(Arith, Op, Op),
     /// `state_time` of a state (global index)
     StateTime(u32),
     /// `option_time` of an option
     OptionTime(u32),
     /// `c ? a : b`
-    Cond(Box<B>, Box<D>, Box<D>),
+    Cond(Box<B>, Op, Op),
 }
 
 /// A boolean expression.
@@ -43,32 +62,78 @@ pub enum B {
     Const(bool),
     /// a boolean slot (0/1)
     Slot(u32),
-    /// an input symbol
+    /// an input symbol bound to a host function
     Input(Box<InputRef>),
+    /// an input symbol defined by an expression (inlined)
+    Def(Box<Defined<B>>),
     /// `action_done` in a state (global index)
     ActionDone(u32),
     /// `conflict` in a state (global index)
     Conflict(u32),
     /// enumerated equality
-    EnumEq(Box<E>, Box<E>),
+    EnumEq(EOp, EOp),
     /// `!`
     Not(Box<B>),
     /// `&&`
     And(Box<[B]>),
     /// `||`
     Or(Box<[B]>),
+    /// a comparison of two numbers
+    Cmp(Cmp, Op, Op),
+}
+
+/// `== != < > <= >=`
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Cmp {
     /// `==`
-    Eq(Box<D>, Box<D>),
+    Eq,
     /// `!=`
-    Ne(Box<D>, Box<D>),
+    Ne,
     /// `<`
-    Lt(Box<D>, Box<D>),
+    Lt,
     /// `>`
-    Gt(Box<D>, Box<D>),
+    Gt,
     /// `<=`
-    Le(Box<D>, Box<D>),
+    Le,
     /// `>=`
-    Ge(Box<D>, Box<D>),
+    Ge,
+}
+
+impl Cmp {
+    /// Compare.
+    #[inline]
+    pub fn apply(self, a: f64, b: f64) -> bool {
+        match self {
+            Cmp::Eq => a == b,
+            Cmp::Ne => a != b,
+            Cmp::Lt => a < b,
+            Cmp::Gt => a > b,
+            Cmp::Le => a <= b,
+            Cmp::Ge => a >= b,
+        }
+    }
+}
+
+/// An input symbol defined by an expression, inlined where it is referenced: its
+/// parameters are written, then the expression is evaluated. (Parameters given as
+/// constants or plain symbols are substituted at build time instead.)
+#[derive(Clone)]
+pub struct Defined<T> {
+    /// (parameter slot, value), decimal first, then boolean, then enumerated
+    pub params: Box<[(u32, Val)]>,
+    /// the definition
+    pub value: T,
+}
+
+/// An enumerated operand.
+#[derive(Clone)]
+pub enum EOp {
+    /// an element
+    Const(u32),
+    /// a slot
+    Slot(u32),
+    /// any other expression
+    E(Box<E>),
 }
 
 /// An enumerated expression (values are element indices).
@@ -78,15 +143,22 @@ pub enum E {
     Const(u32),
     /// an enumerated slot
     Slot(u32),
-    /// an input symbol
+    /// an input symbol bound to a host function
     Input(Box<InputRef>),
+    /// an input symbol defined by an expression (inlined)
+    Def(Box<Defined<E>>),
     /// `c ? a : b`
-    Cond(Box<B>, Box<E>, Box<E>),
+    Cond(Box<B>, EOp, EOp),
 }
 
-/// An expression of any type.
+/// A value of any type (booleans 0/1, enumerated values element indices); constants
+/// and slots are evaluated in place.
 #[derive(Clone)]
-pub enum Any {
+pub enum Val {
+    /// a constant
+    Const(f64),
+    /// a slot
+    Slot(u32),
     /// decimal
     D(D),
     /// boolean
@@ -95,14 +167,14 @@ pub enum Any {
     E(E),
 }
 
-/// A reference to an input symbol: every parameter of the symbol is written before the
-/// value is read (parameters not given at the reference get 0 / false / first element).
+/// A reference to an input symbol bound to a host function: every parameter of the
+/// symbol is written before the function is called (parameters not given at the reference get 0 / false / first element).
 #[derive(Clone)]
 pub struct InputRef {
     /// index in [`Code::inputs`]
     pub input: u32,
     /// (parameter slot, value), decimal parameters first, then boolean, then enumerated
-    pub params: Box<[(u32, Any)]>,
+    pub params: Box<[(u32, Val)]>,
 }
 
 /// Where an input symbol's value comes from.
@@ -112,8 +184,9 @@ pub enum Source {
     Value,
     /// a host function of the parameters
     Function(InputFn),
-    /// an expression over the parameters and other symbols (`--define`)
-    Definition(Any),
+    /// an expression over the parameters and other symbols (`--define`), inlined at
+    /// every reference
+    Definition(crate::model::Expr),
 }
 
 /// An input symbol.
@@ -138,7 +211,7 @@ pub struct Call {
     pub callee: u32,
     /// (parameter slot, value) for every parameter of the callee, decimal first, then
     /// boolean, then enumerated
-    pub params: Box<[(u32, Any)]>,
+    pub params: Box<[(u32, Val)]>,
 }
 
 /// One action of a state.
@@ -162,7 +235,7 @@ pub enum Stmt {
     /// go to a state (global index)
     Goto(u32),
     /// `if (c) a else b`
-    If(Box<B>, Box<Stmt>, Box<Stmt>),
+    If(B, Box<Stmt>, Box<Stmt>),
 }
 
 /// A state's cooperation with team-mates.

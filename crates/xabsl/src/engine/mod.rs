@@ -26,6 +26,7 @@
 
 mod build;
 pub mod code;
+mod lower;
 mod run;
 
 use crate::model::{self, OptionId, Program, SymbolId, Type};
@@ -49,16 +50,12 @@ pub struct PathEntry {
     pub depth: u32,
 }
 
-/// A basic behavior run in a cycle, with its parameters.
+/// A basic behavior run in a cycle (once per call).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Executed {
     /// the basic behavior
     pub behavior: usize,
-    /// where its parameter values start in [`Engine::executed_params`]
-    pub first: usize,
-    /// how many
-    pub len: usize,
-    /// whether a parameter changed at this call
+    /// whether a parameter changed at this call (the reference's "parameters changed")
     pub changed: bool,
 }
 
@@ -109,8 +106,7 @@ pub enum RootAction {
 
 #[derive(Debug, Clone, Copy, Default)]
 struct BehaviorState {
-    was_active: bool,
-    is_active: bool,
+    ran: run::Ran,
     activation: u64,
     time: u64,
 }
@@ -123,8 +119,7 @@ struct StateRt {
 
 #[derive(Debug, Clone, Copy, Default)]
 struct OptionRt {
-    was_active: bool,
-    is_active: bool,
+    ran: run::Ran,
     activation: u64,
     time: u64,
     active: u32,
@@ -150,11 +145,13 @@ struct Runtime {
     states: Vec<StateRt>,
     behaviors: Vec<BehaviorState>,
     coop: Vec<CoopRt>,
-    output_set: Vec<bool>,
+    /// the cycle each output symbol was last set in
+    output_set: Vec<u64>,
+    /// the number of the current (or last) cycle; the first is 2 (0 is "never")
+    cycle: u64,
     path: Vec<PathEntry>,
     depth: u32,
     executed: Vec<Executed>,
-    executed_params: Vec<f64>,
     problems: Vec<RuntimeProblem>,
     problems_dropped: usize,
     agent_priority: i32,
@@ -164,10 +161,12 @@ struct Runtime {
 /// The engine: a program in executable form and its run-time state.
 pub struct Engine {
     program: Arc<Program>,
+    sources: Vec<Source>,
     code: Code,
+    exec: Vec<lower::LState>,
     rt: Runtime,
     roots: Vec<RootAction>,
-    root_calls: Vec<code::Action>,
+    root_calls: Vec<lower::LAction>,
     agent: usize,
 }
 
@@ -188,7 +187,7 @@ impl Engine {
                 "the options call each other in a cycle: {c}"
             )));
         }
-        let code = build::build(&program);
+        let code = build::build(&program, &[]);
         let rt = Runtime {
             now: 0,
             slots: code.initial.clone(),
@@ -196,25 +195,23 @@ impl Engine {
             states: vec![StateRt::default(); code.states.len()],
             behaviors: vec![BehaviorState::default(); code.behaviors.len()],
             coop: vec![CoopRt::default(); code.coop_states.len()],
-            output_set: vec![false; program.symbols.len()],
+            output_set: vec![0; program.symbols.len()],
+            cycle: 1,
             path: Vec::with_capacity(code.options.len().max(4)),
             depth: 0,
             executed: Vec::with_capacity(code.behaviors.len().max(4)),
-            executed_params: Vec::with_capacity(
-                code.behaviors
-                    .iter()
-                    .map(|b| b.n_params as usize)
-                    .sum::<usize>()
-                    + 8,
-            ),
             problems: Vec::with_capacity(MAX_PROBLEMS),
             problems_dropped: 0,
             agent_priority: 0,
             synchronization_ticks: 0,
         };
+        let sources = vec![Source::Value; code.inputs.len()];
+        let exec = lower_states(&code);
         let mut e = Engine {
             program,
+            sources,
             code,
+            exec,
             rt,
             roots: Vec::new(),
             root_calls: Vec::new(),
@@ -268,7 +265,7 @@ impl Engine {
     /// values, run in order each cycle; a NaoTH extension).
     pub fn set_root_actions(&mut self, roots: &[RootAction]) {
         self.roots = roots.to_vec();
-        self.root_calls = roots
+        let calls: Vec<code::Action> = roots
             .iter()
             .map(|r| match *r {
                 RootAction::Option(o) => code::Action::Option(self.default_call(true, o)),
@@ -287,6 +284,11 @@ impl Engine {
                 }
             })
             .collect();
+        let lw = lower::Lower {
+            code: &self.code,
+            targets: targets(&self.code),
+        };
+        self.root_calls = calls.iter().map(|a| lw.action(a)).collect();
     }
 
     /// The root actions.
@@ -318,12 +320,7 @@ impl Engine {
             .into_iter()
             .map(|k| {
                 let slot = first + k as u32;
-                let v = match params[k].ty {
-                    Type::Decimal => code::Any::D(code::D::Const(0.0)),
-                    Type::Boolean => code::Any::B(code::B::Const(false)),
-                    Type::Enum(_) => code::Any::E(code::E::Const(0)),
-                };
-                (slot, v)
+                (slot, code::Val::Const(0.0))
             })
             .collect();
         code::Call {
@@ -358,17 +355,96 @@ impl Engine {
     /// reference, as the reference's getters).
     pub fn bind_input(&mut self, symbol: SymbolId, f: InputFn) -> Result<(), Error> {
         let i = self.input_index(symbol)?;
-        self.code.inputs[i].source = Source::Function(f);
+        self.sources[i] = Source::Function(f);
+        self.rebuild();
         Ok(())
+    }
+
+    /// Take input values from [`Engine::set_input`] again (undo a binding or definition).
+    pub fn unbind_input(&mut self, symbol: SymbolId) -> Result<(), Error> {
+        let i = self.input_index(symbol)?;
+        self.sources[i] = Source::Value;
+        self.rebuild();
+        Ok(())
+    }
+
+    /// Rebuild the executable form after a binding changed (the slots stay as they are).
+    fn rebuild(&mut self) {
+        self.code = build::build(&self.program, &self.sources);
+        self.exec = lower_states(&self.code);
+        let roots = self.roots.clone();
+        self.set_root_actions(&roots);
     }
 
     /// Define a (parameterised) input symbol by an expression over its parameters and
     /// other symbols, as `skipper xabsl run --define 'in.scaled(k)=in.f0*k'` does.
     pub fn define_input(&mut self, symbol: SymbolId, e: &model::Expr) -> Result<(), Error> {
         let i = self.input_index(symbol)?;
-        let any = build::definition(&self.program, &self.code, symbol, e);
-        self.code.inputs[i].source = Source::Definition(any);
+        let old = std::mem::replace(&mut self.sources[i], Source::Definition(e.clone()));
+        if let Some(chain) = self.definition_cycle(symbol) {
+            self.sources[i] = old;
+            return Err(Error::Engine(format!(
+                "the definitions of the input symbols depend on each other in a cycle: {chain}"
+            )));
+        }
+        self.rebuild();
         Ok(())
+    }
+
+    /// A cycle among input definitions through `start`, as "`a` uses `b` uses `a`".
+    fn definition_cycle(&self, start: SymbolId) -> Option<String> {
+        fn uses(e: &model::Expr, out: &mut Vec<SymbolId>) {
+            use model::Expr as X;
+            match e {
+                X::Input { symbol, args, .. } => {
+                    out.push(*symbol);
+                    for a in args {
+                        uses(&a.value, out);
+                    }
+                }
+                X::Arith(_, a, b) | X::Compare(_, a, b) | X::EnumEq(a, b) => {
+                    uses(a, out);
+                    uses(b, out);
+                }
+                X::Not(a) => uses(a, out),
+                X::And(v) | X::Or(v) => v.iter().for_each(|x| uses(x, out)),
+                X::Cond {
+                    cond, then, other, ..
+                } => {
+                    uses(cond, out);
+                    uses(then, out);
+                    uses(other, out);
+                }
+                _ => {}
+            }
+        }
+        let mut stack = vec![(start, vec![start])];
+        while let Some((s, path)) = stack.pop() {
+            let Some(i) = self.code.symbol_input.get(s).copied().flatten() else {
+                continue;
+            };
+            let Some(Source::Definition(x)) = self.sources.get(i as usize) else {
+                continue;
+            };
+            let mut next = Vec::new();
+            uses(x, &mut next);
+            for n in next {
+                if n == start {
+                    let mut names: Vec<String> = path
+                        .iter()
+                        .map(|&k| format!("`{}`", self.program.symbols[k].name))
+                        .collect();
+                    names.push(format!("`{}`", self.program.symbols[start].name));
+                    return Some(names.join(" uses "));
+                }
+                if !path.contains(&n) && path.len() < 64 {
+                    let mut p = path.clone();
+                    p.push(n);
+                    stack.push((n, p));
+                }
+            }
+        }
+        None
     }
 
     fn input_index(&self, symbol: SymbolId) -> Result<usize, Error> {
@@ -393,8 +469,8 @@ impl Engine {
     pub fn input_is_value(&self, symbol: SymbolId) -> bool {
         self.input_index(symbol)
             .ok()
-            .and_then(|i| self.code.inputs.get(i))
-            .is_some_and(|i| matches!(i.source, Source::Value))
+            .and_then(|i| self.sources.get(i))
+            .is_some_and(|s| matches!(s, Source::Value))
     }
 
     // ---------------------------------------------------------------- outputs
@@ -416,7 +492,7 @@ impl Engine {
 
     /// Whether an output symbol was set in the last cycle.
     pub fn was_set(&self, symbol: SymbolId) -> bool {
-        self.rt.output_set.get(symbol).copied().unwrap_or(false)
+        self.rt.output_set.get(symbol) == Some(&self.rt.cycle)
     }
 
     /// The current value of a parameter of an option (`index` in its declaration).
@@ -433,17 +509,23 @@ impl Engine {
 
     /// Run one cycle at time `now_ms` (milliseconds of the host's clock).
     pub fn execute(&mut self, now_ms: u64) {
-        run::execute(&self.code, &self.root_calls, &mut self.rt, now_ms);
+        run::execute(
+            &self.code,
+            &self.exec,
+            &self.root_calls,
+            &mut self.rt,
+            now_ms,
+        );
     }
 
     /// Forget which options and basic behaviors were active: the next cycle starts every
     /// option in its initial state.
     pub fn reset(&mut self) {
         for o in &mut self.rt.options {
-            o.was_active = false;
+            o.ran = run::Ran::default();
         }
         for b in &mut self.rt.behaviors {
-            b.was_active = false;
+            b.ran = run::Ran::default();
         }
     }
 
@@ -458,17 +540,10 @@ impl Engine {
         &self.rt.executed
     }
 
-    /// The parameter values of [`Engine::executed`] (declaration order per behavior).
-    pub fn executed_params(&self) -> &[f64] {
-        &self.rt.executed_params
-    }
-
-    /// The parameter values of one executed basic behavior.
+    /// The parameter values of an executed basic behavior: those of its last call in
+    /// the cycle (a later call overwrites an earlier one's, as in the reference).
     pub fn params_of(&self, e: &Executed) -> &[f64] {
-        self.rt
-            .executed_params
-            .get(e.first..e.first + e.len)
-            .unwrap_or(&[])
+        self.behavior_params(e.behavior)
     }
 
     /// Whether a basic behavior ran in the last cycle.
@@ -476,7 +551,7 @@ impl Engine {
         self.rt
             .behaviors
             .get(behavior)
-            .is_some_and(|b| b.was_active)
+            .is_some_and(|b| b.ran.last == self.rt.cycle)
     }
 
     /// The current parameter values of a basic behavior (declaration order): those of its
@@ -514,7 +589,10 @@ impl Engine {
 
     /// Whether an option ran in the last cycle.
     pub fn was_active(&self, option: OptionId) -> bool {
-        self.rt.options.get(option).is_some_and(|o| o.was_active)
+        self.rt
+            .options
+            .get(option)
+            .is_some_and(|o| o.ran.last == self.rt.cycle)
     }
 
     /// Whether the root option of the selected agent is in a target state.
@@ -602,7 +680,7 @@ impl Engine {
             let Some(o) = self.rt.options.get(st.option as usize) else {
                 continue;
             };
-            if o.was_active {
+            if o.ran.last == self.rt.cycle {
                 m.coop_states_option_executed.push(i as u32);
                 if o.active == g {
                     m.coop_states_executed.push(i as u32);
@@ -636,6 +714,20 @@ impl Engine {
             .and_then(|o| self.code.states.get(o.first_state as usize + state))
             .map_or(CoopKind::Normal, |s| s.coop)
     }
+}
+
+/// Whether each state (global index) is a target state.
+fn targets(code: &Code) -> Arc<[bool]> {
+    code.states.iter().map(|s| s.target).collect()
+}
+
+/// The closures of every state.
+fn lower_states(code: &Code) -> Vec<lower::LState> {
+    let lw = lower::Lower {
+        code,
+        targets: targets(code),
+    };
+    code.states.iter().map(|s| lw.state(s)).collect()
 }
 
 /// A cycle of option calls, as "`a` calls `b` calls `a`".
