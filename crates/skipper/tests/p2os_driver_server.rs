@@ -543,3 +543,22 @@ fn a_controller_that_stops_acting_gets_its_robot_stopped() {
     }
     assert!(v.connected(), "the link stays up");
 }
+
+#[test]
+fn a_client_silent_past_the_watchdog_gives_way_to_a_new_one() {
+    let config = ServerConfig {
+        watchdog: Some(Duration::from_millis(300)),
+        ..fast()
+    };
+    let server = start(world("robot r 0 0 0 laser=no\n"), config);
+    let addr = server.addrs()[0];
+    // a client that opens and then neither sends nor closes (a crashed program whose
+    // socket stays open)
+    let silent =
+        Connection::open(&LinkSpec::Tcp(addr.to_string()), &ClientOptions::default()).unwrap();
+    std::thread::sleep(Duration::from_millis(500));
+    let mut v = connect(addr);
+    wait_for(&mut v, "SIPs for the new client", |v| v.sips() > 3);
+    assert_eq!(server.stats().refused, 0);
+    drop(silent);
+}

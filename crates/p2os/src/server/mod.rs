@@ -192,6 +192,7 @@ enum End {
     Garbage,
     Handshake,
     Backlog,
+    Replaced,
     Io(std::io::Error),
     Exit(i32),
 }
@@ -293,7 +294,7 @@ impl Server {
                 if stale {
                     // the old client went silent for longer than the watchdog: the new
                     // one takes over
-                    self.end(i, End::Eof);
+                    self.end(i, End::Replaced);
                     return self.take(i, stream, peer, now);
                 }
                 if port.conn.is_some() {
@@ -417,6 +418,7 @@ impl Server {
                 "did not finish the handshake in time".to_string()
             }
             End::Backlog => "stopped reading".to_string(),
+            End::Replaced => "was silent and gave way to a new client".to_string(),
             End::Io(e) => format!("link error: {e}"),
             End::Exit(code) => format!("asked the simulator to exit ({code})"),
         };
