@@ -210,6 +210,49 @@ fn yaw_of(q: &Quat) -> f64 {
     (2.0 * (q.w * q.z + q.x * q.y)).atan2(1.0 - 2.0 * (q.y * q.y + q.z * q.z))
 }
 
+/// A little-endian reader over a record's bytes: every read is checked against what is
+/// left, so a bad length is an error, never a large allocation or a panic.
+struct Bytes<'a>(&'a [u8]);
+
+impl<'a> Bytes<'a> {
+    fn take(&mut self, n: usize) -> Option<&'a [u8]> {
+        let (head, rest) = (self.0.get(..n)?, self.0.get(n..)?);
+        self.0 = rest;
+        Some(head)
+    }
+    fn u16(&mut self) -> Option<u16> {
+        Some(u16::from_le_bytes(self.take(2)?.try_into().ok()?))
+    }
+    fn u32(&mut self) -> Option<u32> {
+        Some(u32::from_le_bytes(self.take(4)?.try_into().ok()?))
+    }
+    fn string(&mut self) -> Option<String> {
+        let n = usize::try_from(self.u32()?).ok()?;
+        std::str::from_utf8(self.take(n)?).ok().map(str::to_string)
+    }
+}
+
+/// An MCAP Schema record: its id and name.
+fn parse_schema(data: &[u8]) -> Option<(u16, String)> {
+    let mut b = Bytes(data);
+    Some((b.u16()?, b.string()?))
+}
+
+/// An MCAP Channel record: its id, its schema's id, its topic.
+fn parse_channel(data: &[u8]) -> Option<(u16, u16, String)> {
+    let mut b = Bytes(data);
+    Some((b.u16()?, b.u16()?, b.string()?))
+}
+
+/// An MCAP Message record: its channel id and its payload (after sequence, log time and
+/// publish time).
+fn parse_message(data: &[u8]) -> Option<(u16, &[u8])> {
+    let mut b = Bytes(data);
+    let channel = b.u16()?;
+    b.take(4 + 8 + 8)?;
+    Some((channel, b.0))
+}
+
 /// Which signals to keep (they can be many).
 pub type SignalFilter<'a> = &'a dyn Fn(&str) -> bool;
 
@@ -226,7 +269,6 @@ impl Recording {
 
     /// Read a run log from its bytes.
     pub fn from_bytes(bytes: &[u8], keep: SignalFilter<'_>) -> anyhow::Result<Self> {
-        use mcap::records::Record;
         use mcap::sans_io::linear_reader::{LinearReadEvent, LinearReader, LinearReaderOptions};
         if !bytes.starts_with(mcap::MAGIC) {
             anyhow::bail!("not an MCAP file (it does not start with the MCAP magic bytes)");
@@ -257,32 +299,40 @@ impl Recording {
                     reader.notify_read(n);
                     pos += n;
                 }
-                Ok(LinearReadEvent::Record { opcode, data }) => {
-                    match mcap::parse_record(opcode, data) {
-                        Ok(Record::Schema { header, .. }) => {
-                            schemas.insert(header.id, header.name);
+                Ok(LinearReadEvent::Record { opcode, data }) => match opcode {
+                    mcap::records::op::SCHEMA => match parse_schema(data) {
+                        Some((id, name)) => {
+                            schemas.insert(id, name);
                         }
-                        Ok(Record::Channel(c)) => {
-                            if let Some(name) = schemas.get(&c.schema_id) {
-                                r.schemas.insert(c.topic.clone(), name.clone());
+                        None => r.skipped += 1,
+                    },
+                    mcap::records::op::CHANNEL => match parse_channel(data) {
+                        Some((id, schema_id, topic)) => {
+                            if let Some(name) = schemas.get(&schema_id) {
+                                r.schemas.insert(topic.clone(), name.clone());
                             }
-                            channels.insert(c.id, c.topic);
+                            channels.insert(id, topic);
                         }
-                        Ok(Record::Message { header, data }) => {
-                            messages += 1;
-                            let Some(topic) = channels.get(&header.channel_id).cloned() else {
-                                r.skipped += 1;
-                                continue;
-                            };
-                            *r.counts.entry(topic.clone()).or_default() += 1;
-                            if r.take(&topic, &data, &mut index, keep).is_none() {
-                                r.skipped += 1;
-                            }
+                        None => r.skipped += 1,
+                    },
+                    mcap::records::op::MESSAGE => {
+                        messages += 1;
+                        let Some((channel, payload)) = parse_message(data) else {
+                            r.skipped += 1;
+                            continue;
+                        };
+                        let Some(topic) = channels.get(&channel).cloned() else {
+                            r.skipped += 1;
+                            continue;
+                        };
+                        *r.counts.entry(topic.clone()).or_default() += 1;
+                        if r.take(&topic, payload, &mut index, keep).is_none() {
+                            r.skipped += 1;
                         }
-                        Ok(_) => {}
-                        Err(_) => r.skipped += 1,
                     }
-                }
+                    // the header, indexes, statistics, metadata... are not needed
+                    _ => {}
+                },
             }
         }
         if messages == 0 {

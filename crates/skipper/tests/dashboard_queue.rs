@@ -90,6 +90,7 @@ fn stuck_gone_and_garbage_browsers_neither_block_nor_disturb_the_run() {
         Duration::from_millis(100),
         LiveOptions {
             min_interval: Duration::ZERO,
+            cost_factor: 0,
         },
     );
     let hub = state.hub().clone();

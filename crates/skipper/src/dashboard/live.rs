@@ -1,9 +1,11 @@
 //! The dashboard over a live run: an observer that turns cycles into frames for the hub,
 //! and the controls a browser may use (pause, single step, speed factor, estop, goto).
 //!
-//! Frames are made at most every [`LiveOptions::min_interval`] of wall-clock time (and
-//! after every single step while paused), and only while a browser is connected; the
-//! observer never waits for a browser. The trails are kept here, thinned, so that a
+//! Frames are made at most every [`LiveOptions::min_interval`] of wall-clock time, and
+//! at most once per four times what the last frame took to make (so a frame of many
+//! robots never takes more than about a fifth of the run's thread), after every single
+//! step while paused, and only while a browser is connected; the observer never waits
+//! for a browser. The trails are kept here, thinned, so that a
 //! browser that connects mid-run gets them whole.
 
 use super::frame::{num, RobotEntry};
@@ -29,12 +31,16 @@ const EVENTS_PER_FRAME: usize = 100;
 pub struct LiveOptions {
     /// The shortest wall-clock time between two frames.
     pub min_interval: Duration,
+    /// A frame is made at most once per this many times the time the last one took (0:
+    /// no such limit); 4 keeps the dashboard to about a fifth of the run's thread.
+    pub cost_factor: u32,
 }
 
 impl Default for LiveOptions {
     fn default() -> Self {
         Self {
             min_interval: Duration::from_millis(50),
+            cost_factor: 4,
         }
     }
 }
@@ -102,6 +108,7 @@ pub fn attach(
         state: state.clone(),
         opts,
         last_sent: None,
+        last_cost: Duration::ZERO,
         events: VecDeque::new(),
         names: Vec::new(),
     }));
@@ -113,6 +120,8 @@ struct LiveObserver {
     state: Arc<LiveState>,
     opts: LiveOptions,
     last_sent: Option<Instant>,
+    /// how long the last frame took to make
+    last_cost: Duration,
     events: VecDeque<Value>,
     names: Vec<String>,
 }
@@ -207,16 +216,20 @@ impl Observer for LiveObserver {
             self.events.clear();
             return;
         }
-        let due = self
-            .last_sent
-            .is_none_or(|l| l.elapsed() >= self.opts.min_interval);
+        let interval = self
+            .opts
+            .min_interval
+            .max(self.last_cost * self.opts.cost_factor);
+        let due = self.last_sent.is_none_or(|l| l.elapsed() >= interval);
         if !due && !self.state.control.is_paused() {
             return;
         }
+        let started = Instant::now();
         let frame = self.frame(v).to_string();
         hub.publish(Arc::from(frame));
         self.events.clear();
-        self.last_sent = Some(Instant::now());
+        self.last_cost = started.elapsed();
+        self.last_sent = Some(started);
     }
 
     fn on_end(&mut self, _world: &dyn World, report: &RunReport) {
