@@ -108,6 +108,7 @@ fn stuck_gone_and_garbage_browsers_neither_block_nor_disturb_the_run() {
         let mut lines = BufReader::new(reader);
         let mut frames = 0u64;
         let mut robots = 0usize;
+        let mut rays = (false, false);
         let mut ended = false;
         let mut line = String::new();
         while !ended {
@@ -123,10 +124,15 @@ fn stuck_gone_and_garbage_browsers_neither_block_nor_disturb_the_run() {
                 } else {
                     frames += 1;
                     robots = v["robots"].as_array().map_or(0, Vec::len);
+                    // more than 10 robots: rays only for the selected one (robot 0 at first)
+                    rays = (
+                        v["robots"][0]["view"].get("laser").is_some(),
+                        v["robots"][1]["view"].get("laser").is_some(),
+                    );
                 }
             }
         }
-        (frames, robots, ended)
+        (frames, robots, rays, ended)
     });
     // wait until the three streams are subscribed (a bounded wait: the test fails, it
     // does not hang, if they never are)
@@ -197,7 +203,8 @@ fn stuck_gone_and_garbage_browsers_neither_block_nor_disturb_the_run() {
     assert!(answers[4].starts_with("HTTP/1.1 413"), "{}", answers[4]);
     assert!(answers[5].starts_with("HTTP/1.1 404"), "{}", answers[5]);
 
-    let (frames, robots, ended) = reading.join().unwrap();
+    let (frames, robots, rays, ended) = reading.join().unwrap();
+    assert_eq!(rays, (true, false), "rays of the selected robot only");
     let (published, queued, dropped, disconnected) = hub.counts();
     eprintln!(
         "published {published} frames, queued {queued}, dropped {dropped}, disconnected {disconnected}; the reader got {frames}"

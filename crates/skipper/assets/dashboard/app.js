@@ -341,9 +341,16 @@ function buildRobotList() {
   (S.info.robots || []).forEach((r, i) => {
     const li = document.createElement('li');
     li.innerHTML = '<span class="swatch" style="background:' + color(i) + '"></span>' + esc(r.name);
-    li.onclick = () => { S.selected = i; S.dirty = true; lastTree = ''; updatePanel(); };
+    li.onclick = () => select(i);
     ul.appendChild(li);
   });
+}
+
+// Select a robot: the panel shows it, and (with many robots) the frames carry its rays.
+function select(i) {
+  S.selected = i; lastTree = ''; S.dirty = true; updatePanel();
+  if (S.info.mode === 'live') control({ cmd: 'select', robot: i });
+  else fetchFrame();
 }
 
 function updateBanner() {
@@ -426,7 +433,7 @@ async function fetchFrame() {
   S.inflight = true;
   const want = S.t;
   try {
-    const f = await getJSON('/api/frame?t=' + want);
+    const f = await getJSON('/api/frame?t=' + want + '&robot=' + S.selected);
     takeFrame(f, S.playing);
   } catch (e) { showError(String(e)); }
   S.inflight = false;
@@ -488,7 +495,7 @@ function setupInput() {
     if (!d || d.moved || e.target !== canvas) return;
     const [wx, wy] = toWorld(e.offsetX, e.offsetY);
     const hit = pick(wx, wy);
-    if (hit >= 0) { S.selected = hit; lastTree = ''; S.dirty = true; updatePanel(); return; }
+    if (hit >= 0) { select(hit); return; }
     if (S.info.mode === 'live' && (S.info.goto || [])[S.selected]) {
       control({ cmd: 'goto', robot: S.selected, x: wx, y: wy }).then((b) => { if (b) S.lastGoal = { id: b.goal, x: wx, y: wy }; });
     }

@@ -12,10 +12,23 @@
 //! ```
 //!
 //! `view` is the vehicle's own description of itself (what `Vehicle::view` gives), with
-//! numbers rounded to the millimetre; `state` is the controller's state as the engine
+//! numbers rounded to the millimetre; with more than [`ALL_RAYS_UP_TO`] robots, only the
+//! robots a browser selected keep their `sonar` and `laser` (the page draws only theirs); `state` is the controller's state as the engine
 //! reports it, shown as a tree.
 
 use serde_json::{Map, Value};
+
+/// With more robots than this, sensor rays go only for the robots a browser selected.
+pub const ALL_RAYS_UP_TO: usize = 10;
+
+/// Take the sensor rays (`sonar`, `laser`) out of a vehicle's view, keeping the rest.
+pub fn without_rays(mut view: Value) -> Value {
+    if let Some(m) = view.as_object_mut() {
+        m.remove("sonar");
+        m.remove("laser");
+    }
+    view
+}
 
 /// Round every fractional number in `v` to three decimals (millimetres, milliradians),
 /// which keeps frames small.

@@ -8,7 +8,7 @@
 //! for a browser. The trails are kept here, thinned, so that a
 //! browser that connects mid-run gets them whole.
 
-use super::frame::{num, RobotEntry};
+use super::frame::{num, without_rays, RobotEntry, ALL_RAYS_UP_TO};
 use super::hub::Hub;
 use super::server::Backend;
 use crate::controllers::goal::{GoalHandle, DEFAULT_TOLERANCE};
@@ -60,6 +60,8 @@ pub struct LiveState {
     goals: Vec<Option<GoalHandle>>,
     targets: Mutex<Vec<Option<Target>>>,
     trails: Mutex<Vec<VecDeque<[f32; 2]>>>,
+    /// robots selected in a browser (the latest few), whose rays go in every frame
+    selected: Mutex<VecDeque<usize>>,
     info: Value,
     hub: Arc<Hub>,
     /// The summary once the run ended.
@@ -100,6 +102,7 @@ pub fn attach(
         goals,
         targets: Mutex::new(vec![None; n]),
         trails: Mutex::new(vec![VecDeque::new(); n]),
+        selected: Mutex::new(VecDeque::from([0])),
         info,
         hub: Hub::new(),
         ended: Mutex::new(None),
@@ -130,6 +133,8 @@ impl LiveObserver {
     fn frame(&self, v: &CycleView<'_>) -> Value {
         let st = &self.state;
         let targets = st.targets.lock().map(|t| t.clone()).unwrap_or_default();
+        let selected = st.selected.lock().map(|s| s.clone()).unwrap_or_default();
+        let all_rays = v.world.len() <= ALL_RAYS_UP_TO;
         let robots: Vec<Value> = (0..v.world.len())
             .filter_map(|i| {
                 let veh = v.world.vehicle(i)?;
@@ -147,7 +152,11 @@ impl LiveObserver {
                     RobotEntry {
                         name: &veh.info().name,
                         pose: (p.x, p.y, p.yaw),
-                        view: veh.view(),
+                        view: if all_rays || selected.contains(&i) {
+                            veh.view()
+                        } else {
+                            without_rays(veh.view())
+                        },
                         controller: ctl.map(|c| c.name()),
                         state: ctl.and_then(|c| c.state()),
                         goal: goal.and_then(|g| serde_json::to_value(g).ok()),
@@ -282,7 +291,7 @@ impl Backend for LiveState {
         json!({ "trails": trails })
     }
 
-    fn frame_at(&self, _t: f64) -> Option<String> {
+    fn frame_at(&self, _t: f64, _selected: Option<usize>) -> Option<String> {
         None
     }
 
@@ -316,6 +325,21 @@ impl Backend for LiveState {
                     .and_then(Value::as_bool)
                     .ok_or("`on` must be true or false")?;
                 c.set_estop(on);
+            }
+            "select" => {
+                let i = cmd
+                    .get("robot")
+                    .and_then(Value::as_u64)
+                    .and_then(|i| usize::try_from(i).ok())
+                    .filter(|&i| i < self.goals.len())
+                    .ok_or("`robot` must be a robot's index")?;
+                if let Ok(mut s) = self.selected.lock() {
+                    s.retain(|&k| k != i);
+                    s.push_back(i);
+                    while s.len() > 8 {
+                        s.pop_front();
+                    }
+                }
             }
             "goto" | "cancel" => {
                 let i = cmd
@@ -351,7 +375,7 @@ impl Backend for LiveState {
                 }
                 return Ok(json!({"ok": true, "goal": id}));
             }
-            other => return Err(format!("unknown command `{other}`: expected pause, resume, step, speed, estop, goto or cancel")),
+            other => return Err(format!("unknown command `{other}`: expected pause, resume, step, speed, estop, goto, cancel or select")),
         }
         Ok(json!({"ok": true, "paused": c.is_paused(), "estop": c.estop(), "speed": c.speed()}))
     }

@@ -6,7 +6,7 @@
 //! with the sonar ring of its model) and its last laser scan (from `/scan`), its
 //! controller's state at t, the objects at t, and the events of the last few seconds.
 
-use super::frame::{num, RobotEntry};
+use super::frame::{num, without_rays, RobotEntry, ALL_RAYS_UP_TO};
 use super::hub::Hub;
 use super::server::Backend;
 use crate::recording::{Recording, RobotLog};
@@ -161,8 +161,9 @@ impl Backend for Replay {
         json!({ "trails": trails })
     }
 
-    fn frame_at(&self, t: f64) -> Option<String> {
+    fn frame_at(&self, t: f64, selected: Option<usize>) -> Option<String> {
         let t = time_param(t, self.rec.end_t);
+        let all_rays = self.rec.robots.len() <= ALL_RAYS_UP_TO;
         let robots: Vec<Value> = self
             .rec
             .robots
@@ -179,7 +180,11 @@ impl Backend for Replay {
                     RobotEntry {
                         name: &r.info.name,
                         pose: (p.x, p.y, p.yaw),
-                        view: self.view(i, r, t),
+                        view: if all_rays || selected == Some(i) {
+                            self.view(i, r, t)
+                        } else {
+                            without_rays(self.view(i, r, t))
+                        },
                         controller: ctl.map(|c| c.controller.as_str()),
                         state: ctl.map(|c| c.state.clone()),
                         goal,

@@ -5,9 +5,9 @@
 //! | `GET /` | the page (`/app.js`, `/style.css`: its script and style, embedded in the binary) |
 //! | `GET /api/info` | live or replay, the world, the robots, the period (and a replay's length) |
 //! | `GET /api/stream` | live: frames as server-sent events |
-//! | `GET /api/frame?t=SECONDS` | replay: the frame at a time |
+//! | `GET /api/frame?t=SECONDS[&robot=I]` | replay: the frame at a time (with more than 10 robots, rays only for robot I) |
 //! | `GET /api/trails[?t=SECONDS]` | every robot's trail (up to that time in a replay) |
-//! | `POST /api/control` | live: `{"cmd": "pause" / "resume" / "step" / "speed" + factor / "estop" + on / "goto" + robot, x, y[, tolerance] / "cancel" + robot}` |
+//! | `POST /api/control` | live: `{"cmd": "pause" / "resume" / "step" / "speed" + factor / "estop" + on / "goto" + robot, x, y[, tolerance] / "cancel" + robot / "select" + robot (its rays go in every frame)}` |
 //! | `GET /api/stats` | frames published, queued, dropped; browsers connected |
 //!
 //! With a token, every route but the script and style needs `?token=...` or
@@ -43,8 +43,8 @@ pub trait Backend: Send + Sync + 'static {
     fn info(&self) -> Value;
     /// `/api/trails`.
     fn trails(&self, t: Option<f64>) -> Value;
-    /// `/api/frame` (replay only).
-    fn frame_at(&self, t: f64) -> Option<String>;
+    /// `/api/frame` (replay only); `selected` is the robot whose rays the page draws.
+    fn frame_at(&self, t: f64, selected: Option<usize>) -> Option<String>;
     /// The hub of the frame stream (live only).
     fn hub(&self) -> Option<Arc<Hub>>;
     /// `/api/control`.
@@ -235,7 +235,8 @@ async fn frame(State(app): Shared, Query(q): Query<HashMap<String, String>>) -> 
         Ok(t) => t.unwrap_or(0.0),
         Err(e) => return bad(&e),
     };
-    match app.backend.frame_at(t) {
+    let selected = q.get("robot").and_then(|r| r.parse::<usize>().ok());
+    match app.backend.frame_at(t, selected) {
         Some(f) => ([(header::CONTENT_TYPE, "application/json")], f).into_response(),
         None => (
             StatusCode::NOT_FOUND,
