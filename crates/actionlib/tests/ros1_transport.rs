@@ -4,11 +4,11 @@
 //! a closed connection while the server keeps serving.
 
 mod common;
-use common::fake_master::FakeMaster;
 use skipper_actionlib::msg::actionlib_msgs::ActionGoal;
 use skipper_actionlib::msg::test_actions::{Test, TestFeedback, TestGoal, TestResult};
 use skipper_actionlib::ros1::action::server_config_from_params;
 use skipper_actionlib::ros1::tcpros::{self, Header};
+use skipper_actionlib::ros1::testing::FakeMaster;
 use skipper_actionlib::ros1::xmlrpc::{self, Value};
 use skipper_actionlib::ros1::{ActionClientBinding, ActionServerBinding, Node, NodeConfig};
 use skipper_actionlib::*;
@@ -106,7 +106,7 @@ fn roundtrip(s: &Served, c: &SimpleActionClient<Test>, g: i32) {
 }
 
 fn master_with_params() -> FakeMaster {
-    let m = FakeMaster::start();
+    let m = FakeMaster::start().unwrap();
     m.set_param("/actionlib_status_frequency", Value::Double(20.0));
     m
 }
@@ -269,7 +269,7 @@ fn bad_peers_are_refused_and_the_server_keeps_serving() {
 
 #[test]
 fn names_are_checked() {
-    let m = FakeMaster::start();
+    let m = FakeMaster::start().unwrap();
     let mut c = NodeConfig::from_env("no slash");
     c.master_uri = m.uri.clone();
     assert!(Node::new(c).is_err());

@@ -18,6 +18,7 @@ pub mod exit;
 pub mod progress;
 pub mod recording;
 pub mod report;
+pub mod ros;
 pub mod runlog;
 pub mod sim_fleet;
 pub mod summary;

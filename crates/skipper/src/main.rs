@@ -21,6 +21,8 @@ use std::process::ExitCode;
   skipper run examples/missions/test_mission.lua           fly the spec's mission on the simulated AUV
   skipper sim serve --p2os 127.0.0.1:8101                  a MobileSim-like P2OS robot
   skipper run --vehicle p2os://127.0.0.1:8101 --until 1m   drive a P2OS robot
+  skipper run --ros --no-log                               a ROS 1 node with a goto action server per robot
+  skipper action send /robot1/goto x=2 y=1                 send it a goal; feedback is printed as it arrives
 
 Run `skipper <command> --help` for each command's options and examples."
 )]
@@ -46,6 +48,8 @@ enum Command {
     Mission(commands::mission::MissionArgs),
     /// Serve the simulated robots over P2OS (a MobileSim-like robot server).
     Sim(commands::sim::SimArgs),
+    /// Talk to actionlib servers over ROS 1 (send a goal, watch its feedback).
+    Action(commands::action::ActionArgs),
 }
 
 fn main() -> ExitCode {
@@ -64,6 +68,7 @@ fn main() -> ExitCode {
         Command::Xabsl(a) => commands::xabsl::run(a),
         Command::Mission(a) => commands::mission::run(a),
         Command::Sim(a) => commands::sim::run(a),
+        Command::Action(a) => commands::action::run(a),
     };
     match result {
         Ok(code) => ExitCode::from(code),

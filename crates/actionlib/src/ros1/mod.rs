@@ -7,6 +7,8 @@
 pub mod action;
 pub mod node;
 pub mod tcpros;
+#[doc(hidden)]
+pub mod testing;
 pub mod xmlrpc;
 
 pub use action::{ActionClientBinding, ActionServerBinding, TypedPublisher};

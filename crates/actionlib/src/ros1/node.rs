@@ -15,7 +15,7 @@ use std::collections::HashMap;
 use std::io::{BufReader, Write};
 use std::net::{IpAddr, Ipv4Addr, Shutdown, SocketAddr, TcpListener, TcpStream, ToSocketAddrs};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::mpsc::{sync_channel, SyncSender, TrySendError};
+use std::sync::mpsc::{sync_channel, RecvTimeoutError, SyncSender, TrySendError};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::thread::JoinHandle;
 use std::time::Duration;
@@ -700,9 +700,22 @@ fn serve_subscriber(inner: &Arc<Inner>, mut s: TcpStream) {
             alive: alive.clone(),
         });
     }
-    while let Ok(f) = rx.recv() {
-        if s.write_all(&f).is_err() {
-            break;
+    let _ = s.set_read_timeout(Some(Duration::from_millis(1)));
+    loop {
+        match rx.recv_timeout(Duration::from_secs(1)) {
+            Ok(f) => {
+                if s.write_all(&f).is_err() {
+                    break;
+                }
+            }
+            Err(RecvTimeoutError::Timeout) => {
+                // a subscriber never sends after its header: end of stream means it left
+                let mut b = [0u8; 1];
+                if matches!(s.peek(&mut b), Ok(0)) {
+                    break;
+                }
+            }
+            Err(RecvTimeoutError::Disconnected) => break,
         }
     }
     alive.store(false, Ordering::SeqCst);

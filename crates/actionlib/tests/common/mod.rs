@@ -2,8 +2,6 @@
 //! and helpers to build goals and cancels.
 #![allow(dead_code)]
 
-pub mod fake_master;
-
 use skipper_actionlib::msg::actionlib_msgs::{ActionFeedback, ActionGoal, ActionResult};
 use skipper_actionlib::msg::test_actions::{Test, TestFeedback, TestGoal, TestResult};
 use skipper_actionlib::transport::ServerSink;

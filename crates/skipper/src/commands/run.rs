@@ -24,6 +24,7 @@ use std::time::Duration;
   skipper run --world examples/worlds/office.world --serve 127.0.0.1:8088   watch and steer it in a browser
   skipper run examples/missions/test_mission.lua --summary-json out.json
                                                           fly the spec's mission on the simulated AUV
+  skipper run --ros --no-log                              a ROS 1 node: send goals with `skipper action send /robot1/goto x=2 y=1`
 
 Exit status: 0 when the run ended as planned (controller finished or time limit), 1 when
 the controller failed or aborted, 2 for bad input, 130 when interrupted by Ctrl-C.")]
@@ -84,6 +85,13 @@ pub struct RunArgs {
     /// the token printed at start.
     #[arg(long, requires = "serve")]
     pub allow_remote: bool,
+    /// Join ROS 1: the master URI, or nothing for ROS_MASTER_URI (default
+    /// http://127.0.0.1:11311). Each robot then hosts the action server /<robot>/goto
+    /// (skipper_msgs/Goto), publishes /<robot>/pose and /<robot>/odom and obeys
+    /// /<robot>/cmd_vel; the run is paced by the wall clock and goes on until --until or
+    /// Ctrl-C.
+    #[arg(long, value_name = "MASTER_URI", num_args = 0..=1, default_missing_value = "")]
+    pub ros: Option<String>,
 }
 
 /// Run it; returns the exit status.
@@ -149,7 +157,23 @@ pub fn run(args: RunArgs) -> Result<u8, Failure> {
         .serve
         .map(|a| crate::dashboard::ServeOptions::new(a, args.allow_remote))
         .transpose()?;
-    let realtime = args.realtime || serve.is_some() || !matches!(args.vehicle, VehicleChoice::Sim);
+    let realtime = args.realtime
+        || serve.is_some()
+        || args.ros.is_some()
+        || !matches!(args.vehicle, VehicleChoice::Sim);
+    let names: Vec<String> = (0..world.len())
+        .map(|i| {
+            world
+                .vehicle(i)
+                .map(|v| v.info().name.clone())
+                .unwrap_or_else(|| format!("robot{i}"))
+        })
+        .collect();
+    let ros = args
+        .ros
+        .as_deref()
+        .map(crate::ros::RosLink::connect)
+        .transpose()?;
     let robots = world.len();
     let config = RunConfig {
         period: Duration::from_secs_f64(1.0 / rate),
@@ -161,11 +185,16 @@ pub fn run(args: RunArgs) -> Result<u8, Failure> {
     let mut runner = Runner::new(world, config);
     let mut goals = Vec::new();
     for (i, c) in controllers {
-        if serve.is_some() {
-            // the dashboard's click-to-goto drives the robot through a goal runner
+        if serve.is_some() || ros.is_some() {
+            // the dashboard's click-to-goto and ROS goals drive the robot through a goal runner
             let (g, h) = GoalRunner::new(Some(c));
-            goals.push((i, h));
-            runner.set_controller(i, Box::new(g));
+            goals.push((i, h.clone()));
+            let mut c: Box<dyn skipper_core::Controller> = Box::new(g);
+            if let Some(link) = &ros {
+                let name = names.get(i).map(String::as_str).unwrap_or("robot");
+                c = link.robot(name, h, c)?;
+            }
+            runner.set_controller(i, c);
         } else {
             runner.set_controller(i, c);
         }
@@ -204,6 +233,11 @@ pub fn run(args: RunArgs) -> Result<u8, Failure> {
     });
 
     let report = runner.run();
+    // controllers have finished (goals aborted); now leave the ROS graph
+    drop(runner);
+    if let Some(link) = ros {
+        link.shutdown();
+    }
     if let Some(d) = dashboard {
         // let the browsers get the last frame before the server stops
         std::thread::sleep(Duration::from_millis(300));

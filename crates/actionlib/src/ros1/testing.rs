@@ -1,8 +1,8 @@
-//! A minimal ROS master for tests (registration, publisherUpdate pushes, getTopicTypes,
+//! A minimal ROS master for tests (not a real master: no rosout, no services) (registration, publisherUpdate pushes, getTopicTypes,
 //! parameters), plus a fake publisher's slave API (`requestTopic` answered with a port
 //! the test listens on), so the ROS 1 transport is tested without a ROS installation.
 
-use skipper_actionlib::ros1::xmlrpc::{self, Value};
+use super::xmlrpc::{self, Value};
 use std::collections::HashMap;
 use std::io::BufReader;
 use std::net::{TcpListener, TcpStream};
@@ -19,9 +19,18 @@ struct State {
     fake_ports: HashMap<String, u16>,
 }
 
+/// The fake master; it serves until the process ends.
 pub struct FakeMaster {
+    /// its URI
     pub uri: String,
     state: Arc<Mutex<State>>,
+}
+
+fn lock(m: &Mutex<State>) -> std::sync::MutexGuard<'_, State> {
+    match m.lock() {
+        Ok(g) => g,
+        Err(p) => p.into_inner(),
+    }
 }
 
 fn reply(code: i32, v: Value) -> Value {
@@ -29,9 +38,10 @@ fn reply(code: i32, v: Value) -> Value {
 }
 
 impl FakeMaster {
-    pub fn start() -> Self {
-        let l = TcpListener::bind("127.0.0.1:0").unwrap();
-        let uri = format!("http://127.0.0.1:{}/", l.local_addr().unwrap().port());
+    /// Start one on an ephemeral loopback port.
+    pub fn start() -> std::io::Result<Self> {
+        let l = TcpListener::bind("127.0.0.1:0")?;
+        let uri = format!("http://127.0.0.1:{}/", l.local_addr()?.port());
         let state: Arc<Mutex<State>> = Arc::default();
         let (st, u) = (state.clone(), uri.clone());
         std::thread::spawn(move || {
@@ -40,17 +50,18 @@ impl FakeMaster {
                 std::thread::spawn(move || serve(s, &st, &u));
             }
         });
-        FakeMaster { uri, state }
+        Ok(FakeMaster { uri, state })
     }
 
+    /// Set a parameter.
     pub fn set_param(&self, k: &str, v: Value) {
-        self.state.lock().unwrap().params.insert(k.into(), v);
+        lock(&self.state).params.insert(k.into(), v);
     }
 
     /// Register a fake publisher of `topic` whose TCPROS server is `port`.
     pub fn fake_publisher(&self, topic: &str, ty: &str, port: u16) {
         let subs = {
-            let mut s = self.state.lock().unwrap();
+            let mut s = lock(&self.state);
             s.fake_ports.insert(topic.into(), port);
             s.pubs
                 .entry(topic.into())
@@ -59,10 +70,7 @@ impl FakeMaster {
             s.types.insert(topic.into(), ty.into());
             s.subs.get(topic).cloned().unwrap_or_default()
         };
-        let pubs = self
-            .state
-            .lock()
-            .unwrap()
+        let pubs = lock(&self.state)
             .pubs
             .get(topic)
             .cloned()
@@ -84,7 +92,7 @@ fn update(sub: &str, topic: &str, pubs: &[String]) {
 }
 
 fn serve(s: TcpStream, st: &Mutex<State>, me: &str) {
-    let mut w = s.try_clone().unwrap();
+    let Ok(mut w) = s.try_clone() else { return };
     let mut r = BufReader::new(s);
     let Ok((_, body)) = xmlrpc::read_message(&mut r) else {
         return;
@@ -95,7 +103,7 @@ fn serve(s: TcpStream, st: &Mutex<State>, me: &str) {
     let a = |i: usize| p.get(i).and_then(|v| v.as_str()).unwrap_or("").to_string();
     let mut notify: Option<(String, Vec<String>, Vec<String>)> = None;
     let v = {
-        let mut s = st.lock().unwrap();
+        let mut s = lock(st);
         match m.as_str() {
             "getUri" => reply(1, me.into()),
             "registerPublisher" => {

@@ -1,0 +1,321 @@
+//! `skipper run --ros`: the run as a ROS 1 node. For each robot it hosts the
+//! SimpleActionServer `/<robot>/goto` (`skipper_msgs/Goto`), publishes `/<robot>/pose`
+//! (geometry_msgs/PoseStamped) and `/<robot>/odom` (nav_msgs/Odometry) every cycle, and
+//! obeys `/<robot>/cmd_vel` (geometry_msgs/Twist).
+//!
+//! Goals drive the robot through the run's goal runner ([`GoalRunner`]): a newer goal
+//! preempts the running one without stopping the robot, a cancel stops it. A velocity
+//! command overrides every controller while fresh; when it goes silent for
+//! [`CMD_VEL_TIMEOUT`] the robot stops once and the goal runner (or the run's controller)
+//! drives again.
+
+use crate::controllers::goal::{GoalHandle, GoalStatus as RunnerStatus};
+use crate::exit::Failure;
+use skipper_actionlib::msg::common::{
+    Header, Odometry, Point, Pose, PoseStamped, Quaternion, Twist,
+};
+use skipper_actionlib::msg::skipper_msgs::{Goto, GotoFeedback, GotoGoal, GotoResult};
+use skipper_actionlib::ros1::action::{server_config_from_params, subscribe};
+use skipper_actionlib::ros1::node::Subscriber;
+use skipper_actionlib::ros1::{ActionServerBinding, Node, NodeConfig, TypedPublisher};
+use skipper_actionlib::{ActionServer, Clock, SimpleActionServer, SystemClock};
+use skipper_core::{
+    Controller, ControllerError, Cycle, Drive, SignalId, Signals, Status, VehicleInfo,
+};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+/// How long a velocity command holds before the robot stops.
+pub const CMD_VEL_TIMEOUT: Duration = Duration::from_millis(500);
+/// The node name of `skipper run --ros`.
+pub const NODE_NAME: &str = "/skipper";
+
+/// The run's ROS node.
+pub struct RosLink {
+    node: Node,
+}
+
+/// A ROS name for a robot: letters, digits and `_`, starting with a letter.
+pub fn ros_name(robot: &str) -> String {
+    let mut s: String = robot
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '_' {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect();
+    if !s.chars().next().is_some_and(|c| c.is_ascii_alphabetic()) {
+        s.insert(0, 'r');
+    }
+    s
+}
+
+impl RosLink {
+    /// Register with the master: `master` is a URI, or empty for `ROS_MASTER_URI` (default
+    /// http://127.0.0.1:11311).
+    pub fn connect(master: &str) -> Result<Self, Failure> {
+        let mut config = NodeConfig::from_env(NODE_NAME);
+        if !master.is_empty() {
+            if !master.starts_with("http://") {
+                return Err(Failure::bad_input(format!(
+                    "--ros takes a master URI such as http://127.0.0.1:11311, not `{master}`"
+                )));
+            }
+            config.master_uri = master.to_string();
+        }
+        let node =
+            Node::new(config).map_err(|e| Failure::failed(format!("cannot join ROS: {e}")))?;
+        eprintln!(
+            "ROS: node {} on {} (master {})",
+            node.name(),
+            node.uri(),
+            node.master_uri()
+        );
+        Ok(Self { node })
+    }
+
+    /// Wrap a robot's controller (its goal runner) with the robot's ROS topics and goto server.
+    pub fn robot(
+        &self,
+        robot: &str,
+        goals: GoalHandle,
+        inner: Box<dyn Controller>,
+    ) -> Result<Box<dyn Controller>, Failure> {
+        let ns = format!("/{}", ros_name(robot));
+        let err = |e: skipper_actionlib::ros1::RosError| Failure::failed(format!("ROS: {e}"));
+        let running = Arc::new(AtomicBool::new(true));
+        let clock: Arc<dyn Clock> = Arc::new(SystemClock);
+        let goto_ns = format!("{ns}/goto");
+        let a = ActionServer::<Goto>::new(server_config_from_params(&self.node, &goto_ns), clock);
+        let binding = ActionServerBinding::new(&self.node, &goto_ns, &a).map_err(err)?;
+        let (h, r) = (goals.clone(), running.clone());
+        let goto = SimpleActionServer::with_execute_callback(
+            a,
+            move |s: &SimpleActionServer<Goto>, g: GotoGoal| execute_goto(s, &g, &h, &r),
+        );
+        goto.start();
+        let cmd: Arc<Mutex<Option<(Twist, Instant)>>> = Arc::default();
+        let c2 = cmd.clone();
+        let cmd_sub = subscribe::<Twist>(&self.node, &format!("{ns}/cmd_vel"), move |t, _| {
+            if let Ok(mut g) = c2.lock() {
+                *g = Some((t, Instant::now()));
+            }
+        })
+        .map_err(err)?;
+        Ok(Box::new(RosRobot {
+            inner,
+            pose: TypedPublisher::advertise(&self.node, &format!("{ns}/pose"), false)
+                .map_err(err)?,
+            odom: TypedPublisher::advertise(&self.node, &format!("{ns}/odom"), false)
+                .map_err(err)?,
+            cmd,
+            cmd_active: false,
+            _cmd_sub: cmd_sub,
+            goto,
+            _binding: binding,
+            running,
+            ids: None,
+            seq: 0,
+            pose_msg: PoseStamped::default(),
+            odom_msg: Odometry::default(),
+        }))
+    }
+
+    /// Unregister and close every connection.
+    pub fn shutdown(self) {
+        self.node.shutdown();
+    }
+}
+
+/// Where our goal stands in the goal runner (the latest status, or the history when a
+/// newer goal from another source replaced it).
+fn runner_status(h: &GoalHandle, id: u64) -> Option<RunnerStatus> {
+    match h.status() {
+        Some(s) if s.id() == id => Some(s),
+        _ => h
+            .statuses_since(0)
+            .0
+            .into_iter()
+            .rev()
+            .find(|s| s.id() == id),
+    }
+}
+
+fn execute_goto(
+    s: &SimpleActionServer<Goto>,
+    g: &GotoGoal,
+    h: &GoalHandle,
+    running: &AtomicBool,
+) -> Result<(), String> {
+    let e = |e: skipper_actionlib::ActionError| e.to_string();
+    if !(g.x.is_finite() && g.y.is_finite() && g.tolerance.is_finite()) {
+        return s
+            .set_aborted(None, "x, y and tolerance must be finite numbers")
+            .map_err(e);
+    }
+    let id = h.goto(g.x, g.y, g.tolerance);
+    let mut last = f64::NAN;
+    loop {
+        if !running.load(Ordering::SeqCst) {
+            h.cancel();
+            return s.set_aborted(None, "the run ended").map_err(e);
+        }
+        if s.is_preempt_requested() {
+            if s.is_new_goal_available() {
+                // the newer goal takes over the goal runner; the robot keeps moving
+                return s
+                    .set_preempted(None, "preempted by a newer goal")
+                    .map_err(e);
+            }
+            h.cancel();
+            for _ in 0..100 {
+                if matches!(runner_status(h, id), Some(st) if st.is_terminal()) {
+                    break;
+                }
+                std::thread::sleep(Duration::from_millis(10));
+            }
+            return s
+                .set_preempted(None, "canceled; the robot stopped")
+                .map_err(e);
+        }
+        match runner_status(h, id) {
+            Some(RunnerStatus::Active { distance, .. }) => {
+                if distance != last {
+                    last = distance;
+                    s.publish_feedback(GotoFeedback { distance }).map_err(e)?;
+                }
+            }
+            Some(RunnerStatus::Succeeded { x, y, yaw, .. }) => {
+                return s
+                    .set_succeeded(Some(GotoResult { x, y, yaw }), "reached")
+                    .map_err(e);
+            }
+            Some(RunnerStatus::Canceled { .. }) => {
+                return s
+                    .set_preempted(None, "canceled; the robot stopped")
+                    .map_err(e);
+            }
+            Some(RunnerStatus::Preempted { .. }) => {
+                return s
+                    .set_aborted(None, "replaced by a goal from another source")
+                    .map_err(e);
+            }
+            Some(RunnerStatus::Aborted { reason, .. }) => {
+                return s.set_aborted(None, &reason).map_err(e)
+            }
+            Some(RunnerStatus::Pending { .. }) | None => {}
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    }
+}
+
+/// A robot's controller with its ROS topics.
+struct RosRobot {
+    inner: Box<dyn Controller>,
+    pose: TypedPublisher<PoseStamped>,
+    odom: TypedPublisher<Odometry>,
+    cmd: Arc<Mutex<Option<(Twist, Instant)>>>,
+    cmd_active: bool,
+    _cmd_sub: Subscriber,
+    goto: SimpleActionServer<Goto>,
+    _binding: ActionServerBinding,
+    running: Arc<AtomicBool>,
+    ids: Option<[Option<SignalId>; 5]>,
+    seq: u32,
+    pose_msg: PoseStamped,
+    odom_msg: Odometry,
+}
+
+impl RosRobot {
+    fn publish(&mut self, s: &Signals) {
+        let Some(ids) = self.ids else { return };
+        let get = |i: usize| ids[i].and_then(|id| s.f64(id));
+        let (Some(x), Some(y), Some(yaw)) = (get(0), get(1), get(2)) else {
+            return;
+        };
+        self.seq = self.seq.wrapping_add(1);
+        let header = Header {
+            seq: self.seq,
+            stamp: SystemClock.now(),
+            frame_id: "odom".into(),
+        };
+        let pose = Pose {
+            position: Point { x, y, z: 0.0 },
+            orientation: Quaternion::from_yaw(yaw),
+        };
+        self.pose_msg.header = header.clone();
+        self.pose_msg.pose = pose.clone();
+        self.pose.publish(&self.pose_msg);
+        self.odom_msg.header = header;
+        self.odom_msg.child_frame_id = "base_link".into();
+        self.odom_msg.pose.pose = pose;
+        self.odom_msg.twist.twist.linear.x = get(3).unwrap_or(0.0);
+        self.odom_msg.twist.twist.angular.z = get(4).unwrap_or(0.0);
+        self.odom.publish(&self.odom_msg);
+    }
+}
+
+impl Controller for RosRobot {
+    fn name(&self) -> &str {
+        self.inner.name()
+    }
+    fn start(&mut self, vehicle: &VehicleInfo, s: &Signals) -> Result<(), ControllerError> {
+        self.ids = Some(
+            [
+                "pose.x",
+                "pose.y",
+                "pose.yaw",
+                "velocity.linear",
+                "velocity.angular",
+            ]
+            .map(|n| s.id(n)),
+        );
+        self.inner.start(vehicle, s)
+    }
+    fn step(&mut self, c: &mut Cycle<'_>) -> Result<Status, ControllerError> {
+        let st = self.inner.step(c)?;
+        let cmd = self.cmd.lock().ok().and_then(|g| g.clone());
+        match cmd {
+            Some((t, at)) if at.elapsed() < CMD_VEL_TIMEOUT => {
+                c.actuation.drive = Some(Drive::velocity(t.linear.x, t.angular.z));
+                self.cmd_active = true;
+            }
+            _ if self.cmd_active => {
+                // the velocity commands went silent: stop once, then hand back
+                c.actuation.drive = Some(Drive::Stop);
+                self.cmd_active = false;
+            }
+            _ => {}
+        }
+        self.publish(c.signals);
+        Ok(st)
+    }
+    fn state(&self) -> Option<serde_json::Value> {
+        self.inner.state()
+    }
+    fn summary(&self, out: &mut serde_json::Map<String, serde_json::Value>) {
+        self.inner.summary(out);
+    }
+    fn finish(&mut self) {
+        self.running.store(false, Ordering::SeqCst);
+        self.goto.shutdown();
+        self.inner.finish();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn robot_names_become_ros_names() {
+        assert_eq!(ros_name("robot1"), "robot1");
+        assert_eq!(ros_name("pioneer-2 a"), "pioneer_2_a");
+        assert_eq!(ros_name("3dx"), "r3dx");
+        assert_eq!(ros_name(""), "r");
+    }
+}

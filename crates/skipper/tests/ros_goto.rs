@@ -1,0 +1,120 @@
+//! `skipper run --ros` and `skipper action send` end to end over ROS 1 on loopback,
+//! against the fake master of skipper-actionlib (no ROS installation needed): the goto
+//! action drives the robot with feedback, a timeout cancels (the robot stops), the
+//! robot's pose is published, bad fields are bad input.
+
+use skipper_actionlib::msg::common::{PoseStamped, Twist, Vector3};
+use skipper_actionlib::ros1::action::{subscribe, TypedPublisher};
+use skipper_actionlib::ros1::testing::FakeMaster;
+use skipper_actionlib::ros1::{Node, NodeConfig};
+use std::process::{Child, Command, Output, Stdio};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+struct Run(Child);
+
+impl Drop for Run {
+    fn drop(&mut self) {
+        let _ = Command::new("kill")
+            .args(["-INT", &self.0.id().to_string()])
+            .status();
+        let start = Instant::now();
+        while start.elapsed() < Duration::from_secs(10) {
+            if let Ok(Some(_)) = self.0.try_wait() {
+                return;
+            }
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        let _ = self.0.kill();
+    }
+}
+
+fn send(master: &str, args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_skipper"))
+        .args(["action", "send", "--master", master])
+        .args(args)
+        .output()
+        .unwrap()
+}
+
+#[cfg(unix)]
+#[test]
+fn goto_over_ros_with_feedback_cancel_and_pose() {
+    let m = FakeMaster::start().unwrap();
+    let _run = Run(Command::new(env!("CARGO_BIN_EXE_skipper"))
+        .args(["run", "--ros", &m.uri, "--no-log", "--until", "120"])
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap());
+    let out = send(&m.uri, &["/robot1/goto", "x=1.0", "y=0.5", "--wait", "20s"]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{text}\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        text.contains("feedback: GotoFeedback { distance:"),
+        "{text}"
+    );
+    assert!(text.contains("SUCCEEDED: reached"), "{text}");
+    assert!(text.contains("result: GotoResult"), "{text}");
+
+    // the pose is published; a velocity command moves the robot
+    let mut c = NodeConfig::from_env("/pose_watcher");
+    c.master_uri = m.uri.clone();
+    let node = Node::new(c).unwrap();
+    let poses: Arc<Mutex<Vec<PoseStamped>>> = Arc::default();
+    let p2 = poses.clone();
+    let _sub = subscribe::<PoseStamped>(&node, "/robot1/pose", move |p, _| {
+        p2.lock().unwrap().push(p)
+    })
+    .unwrap();
+    let start = Instant::now();
+    while poses.lock().unwrap().is_empty() && start.elapsed() < Duration::from_secs(10) {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let first = poses.lock().unwrap().first().cloned().expect("a pose");
+    assert!(
+        (first.pose.position.x - 1.0).hypot(first.pose.position.y - 0.5) < 0.3,
+        "{first:?}"
+    );
+    assert_eq!(first.header.frame_id, "odom");
+    let cmd = TypedPublisher::<Twist>::advertise(&node, "/robot1/cmd_vel", false).unwrap();
+    let start = Instant::now();
+    while start.elapsed() < Duration::from_millis(1500) {
+        cmd.publish(&Twist {
+            linear: Vector3 {
+                x: 0.4,
+                ..Default::default()
+            },
+            angular: Vector3::default(),
+        });
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let last = poses.lock().unwrap().last().cloned().unwrap();
+    let moved = (last.pose.position.x - first.pose.position.x)
+        .hypot(last.pose.position.y - first.pose.position.y);
+    assert!(moved > 0.1, "cmd_vel moved the robot {moved} m");
+
+    // a goal that times out is cancelled: PREEMPTED, exit status 1
+    let out = send(&m.uri, &["/robot1/goto", "x=-9", "y=-9", "--timeout", "1s"]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{text}");
+    assert!(
+        text.contains("PREEMPTED: canceled; the robot stopped"),
+        "{text}"
+    );
+
+    // bad input
+    let out = send(&m.uri, &["/robot1/goto", "z=1"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("has no field `z`"));
+    let out = send(&m.uri, &["/robot1/goto", "x=abc"]);
+    assert_eq!(out.status.code(), Some(2));
+    let out = send(&m.uri, &["/nobody/goto", "x=1", "--wait", "200ms"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("no action server at /nobody/goto"));
+}
