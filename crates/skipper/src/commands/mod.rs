@@ -1,7 +1,7 @@
 //! The subcommands, one module each.
 
-pub mod mission;
 pub mod action;
+pub mod mission;
 pub mod replay;
 pub mod report;
 pub mod run;
