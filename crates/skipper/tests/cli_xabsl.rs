@@ -169,3 +169,117 @@ fn xabsl_commands_have_help_with_examples() {
         assert!(text(&out.stdout).contains("Examples:"), "{args:?}");
     }
 }
+
+fn examples() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples")
+}
+
+fn summary(dir: &Path) -> serde_json::Value {
+    serde_json::from_str(&std::fs::read_to_string(dir.join("s.json")).unwrap()).unwrap()
+}
+
+#[test]
+fn the_spec_option_grabs_turns_and_releases_the_ball_on_a_pioneer() {
+    let dir = tempfile::tempdir().unwrap();
+    let ex = examples().join("xabsl/turn_and_release");
+    let out = skipper(
+        &[
+            "run",
+            ex.join("agents.xabsl").to_str().unwrap(),
+            "--world",
+            ex.join("field.world").to_str().unwrap(),
+            "--until",
+            "60s",
+            "--log",
+            "run.mcap",
+            "--summary-json",
+            "s.json",
+        ],
+        dir.path(),
+    );
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let s = summary(dir.path());
+    assert_eq!(s["outcome"], "finished", "{s}");
+    assert_eq!(s["xabsl_root_state"], "deliver.done");
+    // the log holds the transitions: grabbed, turned, released
+    let log = std::fs::read(dir.path().join("run.mcap")).unwrap();
+    let mut transitions = Vec::new();
+    let mut gripper = Vec::new();
+    for m in mcap::MessageStream::new(&log).unwrap() {
+        let m = m.unwrap();
+        if m.channel.topic != "/events" {
+            continue;
+        }
+        let e: serde_json::Value = serde_json::from_slice(&m.data).unwrap();
+        match e["kind"].as_str() {
+            Some("transition") => transitions.push(format!(
+                "{}:{}",
+                e["data"]["option"].as_str().unwrap_or(""),
+                e["data"]["to"].as_str().unwrap_or("-")
+            )),
+            Some("gripper") => gripper.push(e["data"].to_string()),
+            _ => {}
+        }
+    }
+    let pos = |t: &str| transitions.iter().position(|x| x == t);
+    let grabbed = pos("grab_ball_with_head:grabbed").expect("grabbed");
+    let turned = pos("turn_and_release:turn_left")
+        .or(pos("turn_and_release:turn_right"))
+        .expect("turned");
+    let released = pos("turn_and_release:release_ball_left")
+        .or(pos("turn_and_release:release_ball_right"))
+        .expect("released");
+    assert!(grabbed < turned && turned < released, "{transitions:?}");
+    assert!(gripper.iter().any(|g| g.contains("grasped")), "{gripper:?}");
+    assert!(
+        gripper.iter().any(|g| g.contains("released")),
+        "{gripper:?}"
+    );
+}
+
+#[test]
+fn the_soccer_agent_pushes_the_ball_into_the_goal() {
+    let dir = tempfile::tempdir().unwrap();
+    let agents = examples().join("xabsl/soccer/agents.xabsl");
+    let world = examples().join("worlds/soccer.world");
+    let out = skipper(
+        &[
+            "run",
+            agents.to_str().unwrap(),
+            "--world",
+            world.to_str().unwrap(),
+            "--until",
+            "120s",
+            "--no-log",
+            "--summary-json",
+            "s.json",
+        ],
+        dir.path(),
+    );
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let s = summary(dir.path());
+    assert_eq!(s["outcome"], "finished", "{s}");
+    assert_eq!(s["xabsl_root_state"], "play.scored");
+}
+
+#[test]
+fn an_agent_that_does_not_check_is_bad_input() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("a.xabsl"),
+        "include \"o.xabsl\";\nagent a(\"A\", nope);\n",
+    )
+    .unwrap();
+    std::fs::write(
+        dir.path().join("o.xabsl"),
+        "option o { initial state s { action { } } }",
+    )
+    .unwrap();
+    let out = skipper(&["run", "a.xabsl", "--no-log", "--until", "1s"], dir.path());
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        text(&out.stderr).contains("a.xabsl:2:14: error: no option is called `nope`"),
+        "{}",
+        text(&out.stderr)
+    );
+}

@@ -31,6 +31,17 @@ pub fn check(loaded: Loaded) -> (Program, Diagnostics) {
         files,
         diagnostics,
     } = loaded;
+    // a file that does not parse would make every name it declares unknown elsewhere:
+    // report the reading and syntax errors alone, as the reference stops at them
+    if diagnostics.has_errors() {
+        return (
+            Program {
+                sources,
+                ..Program::default()
+            },
+            diagnostics,
+        );
+    }
     let mut c = Checker {
         prog: Program {
             sources,
@@ -359,6 +370,7 @@ impl Checker {
             if kind == NamespaceKind::Empty {
                 kind = this;
             } else if kind != this {
+                // reported, and still declared: the rest of the agents can use it
                 self.err(
                     "X3527",
                     span,
@@ -367,7 +379,6 @@ impl Checker {
                         ns.name.text
                     ),
                 );
-                continue;
             }
             match item {
                 NamespaceItem::Enum(_) => {}

@@ -34,6 +34,7 @@ pub mod lexer;
 pub mod loader;
 pub mod model;
 pub mod parser;
+pub mod robot;
 pub mod source;
 pub mod trace;
 

@@ -18,14 +18,14 @@ use crate::source::{FileId, Span};
 /// Parse one file's text.
 pub fn parse_file(text: &str, file: FileId) -> Result<File, Diagnostic> {
     let toks = tokenize(text, file)?;
-    let mut p = Parser { toks, pos: 0 };
+    let mut p = Parser::over(toks, false);
     p.file()
 }
 
 /// Parse a lone expression (used for `--define` and binding files).
 pub fn parse_expression(text: &str, file: FileId) -> Result<Expr, Diagnostic> {
     let toks = tokenize(text, file)?;
-    let mut p = Parser { toks, pos: 0 };
+    let mut p = Parser::over(toks, false);
     let e = p.expr()?;
     p.expect(Tok::Eof, "the end of the expression")?;
     Ok(e)
@@ -34,6 +34,19 @@ pub fn parse_expression(text: &str, file: FileId) -> Result<Expr, Diagnostic> {
 pub(crate) struct Parser {
     pub(crate) toks: Vec<Token>,
     pub(crate) pos: usize,
+    /// accept positional call arguments `f(a, b)` (binding files; not XABSL)
+    pub(crate) positional: bool,
+}
+
+impl Parser {
+    /// A parser over tokens.
+    pub(crate) fn over(toks: Vec<Token>, positional: bool) -> Self {
+        Self {
+            toks,
+            pos: 0,
+            positional,
+        }
+    }
 }
 
 type R<T> = Result<T, Diagnostic>;
@@ -609,6 +622,23 @@ impl Parser {
     /// `[name = exp (, name = exp)* [,]]` up to (not including) `)`.
     fn args(&mut self) -> R<Vec<Arg>> {
         let mut v = Vec::new();
+        if self.positional {
+            while self.peek() != Tok::RParen && self.peek() != Tok::Eof {
+                let start = self.cur_span();
+                let value = self.expr()?;
+                v.push(Arg {
+                    name: Name {
+                        text: String::new(),
+                        span: start,
+                    },
+                    value,
+                });
+                if self.eat(Tok::Comma).is_none() {
+                    break;
+                }
+            }
+            return Ok(v);
+        }
         while self.peek() == Tok::Ident {
             let name = self.name("a parameter name")?;
             self.expect(Tok::Assign, "`=` after the parameter name")?;

@@ -113,13 +113,33 @@ impl ControllerChoice {
                     ))),
                 }
             }
-            ControllerChoice::Xabsl(p) => Err(Failure::bad_input(format!(
-                "{}: XABSL agents are not supported by this build yet (issue #6)",
-                p.display()
-            ))),
+            ControllerChoice::Xabsl(p) => build_xabsl(p, world),
             ControllerChoice::Soar(agents) => build_soar(agents, world, seed),
         }
     }
+}
+
+/// One XABSL controller per robot, each with its own engine (the agents file and its
+/// binding file, `AGENTS.binding` beside it, are read once per robot).
+fn build_xabsl(p: &Path, world: &dyn World) -> Result<Assignments, Failure> {
+    let mut v: Assignments = Vec::new();
+    for i in 0..world.len() {
+        match skipper_xabsl::robot::load_controller(p) {
+            Ok(c) => v.push((i, Box::new(c) as Box<dyn Controller>)),
+            Err(skipper_xabsl::Error::Compile(text)) => {
+                eprint!("{text}");
+                if !text.ends_with('\n') {
+                    eprintln!();
+                }
+                return Err(Failure::bad_input(format!(
+                    "{}: the agents do not load",
+                    p.display()
+                )));
+            }
+            Err(e) => return Err(Failure::bad_input(format!("{}: {e}", p.display()))),
+        }
+    }
+    Ok(v)
 }
 
 /// One link controller per Soar agent, on robots 0, 1, ...; the agents share a post
