@@ -11,7 +11,7 @@
 //! input ball.just_seen = rising(ball.seen);
 //! // what a basic behavior asks of the robot (names are its parameters)
 //! behavior walk: drive(speed_x / 1000, rotation_speed * pi / 180);
-//! behavior grip: gripper(action);
+//! behavior grip: gripper(command);
 //! // what an output symbol's values ask of the robot, or speak them
 //! output head_control_mode: catch_ball -> gripper(close), release_ball -> gripper(open);
 //! output team_message: say;
@@ -210,7 +210,7 @@ mod tests {
         let b = parse_binding(
             "input a.b = max(x.y * 1000, 0) + rising(s);\n\
              behavior walk: drive(sx / 1000, rot * pi / 180), say(\"go\");\n\
-             behavior grip: gripper(action);\n\
+             behavior grip: gripper(command);\n\
              output mode: catch -> gripper(close), release -> stop();\n\
              output msg: say;\n",
             FileId(0),
