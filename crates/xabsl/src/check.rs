@@ -34,6 +34,8 @@ pub fn check(loaded: Loaded) -> (Program, Diagnostics) {
     // a file that does not parse would make every name it declares unknown elsewhere:
     // report the reading and syntax errors alone, as the reference stops at them
     if diagnostics.has_errors() {
+        let mut diagnostics = diagnostics;
+        diagnostics.sort();
         return (
             Program {
                 sources,
