@@ -7,6 +7,7 @@
 //   node browser.mjs crowd  URL OUTDIR   a run with many robots: frames keep coming
 //   node browser.mjs replay URL OUTDIR   a replay: the slider moves the robots, Play plays
 //   node browser.mjs page   FILE OUTDIR NAME   a screenshot of a local HTML file (the report)
+//   node browser.mjs look   URL OUTDIR NAME    a screenshot of the dashboard after 5 s (by hand)
 //
 // Exits non-zero with a message on the first check that fails.
 import { chromium } from 'playwright-core';
@@ -221,6 +222,11 @@ try {
   else if (mode === 'crowd') await crowd(page);
   else if (mode === 'replay') await replay(page);
   else if (mode === 'page') await pageShot(page);
+  else if (mode === 'look') {
+    await page.goto(target);
+    await sleep(5000);
+    await shot(page, name || 'look.png');
+  }
   else fail('unknown mode ' + mode);
 } catch (e) {
   console.error('FAILED: ' + e.message);

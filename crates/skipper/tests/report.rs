@@ -499,3 +499,54 @@ fn an_auv_with_a_scripted_engine_shows_every_kind_of_lane_and_its_profile() {
         "depth labels"
     );
 }
+
+#[test]
+fn report_of_the_example_mission() {
+    let dir = tempfile::tempdir().unwrap();
+    let mission =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/missions/test_mission.lua");
+    skipper(
+        &[
+            "run",
+            mission.to_str().unwrap(),
+            "--until",
+            "30m",
+            "--log",
+            "m.mcap",
+            "--summary-json",
+            "s.json",
+        ],
+        dir.path(),
+    );
+    skipper(&["report", "m.mcap"], dir.path());
+    let html = std::fs::read_to_string(dir.path().join("m.html")).unwrap();
+    let summary: Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.path().join("s.json")).unwrap()).unwrap();
+    // the AUV's profile: its depth and the sea floor under it
+    let depth = figure(&html, "depth");
+    assert_eq!(long_lines(depth, &plots::hex(plots::robot_color(0))), 1);
+    assert_eq!(long_lines(depth, &plots::hex(plots::style::SEAFLOOR)), 1);
+    // the track is on the map (the coast, 6 km away, is outside the half hour's track)
+    let map = figure(&html, "map");
+    assert_eq!(long_lines(map, &plots::hex(plots::robot_color(0))), 1);
+    assert_eq!(count(map, "polyline", &[&stroke(plots::style::COAST)]), 0);
+    // the mission's item states are lanes of the timeline
+    let rec = skipper::report::open(&dir.path().join("m.mcap")).unwrap();
+    let all = lanes::lanes(&rec);
+    assert!(
+        all.iter()
+            .any(|l| l.label.starts_with("items[") && l.label.ends_with("].state")),
+        "{:?}",
+        all.iter().map(|l| &l.label).collect::<Vec<_>>()
+    );
+    figure(&html, "timeline");
+    // the mission's summary values
+    assert_eq!(
+        summary_cell(&html, "max_depth_m"),
+        format!(
+            "{}",
+            (summary["max_depth_m"].as_f64().unwrap() * 1000.0).round() / 1000.0
+        )
+    );
+    assert_eq!(summary_cell(&html, "cycles"), summary["cycles"].to_string());
+}

@@ -87,17 +87,28 @@ S.worldToPage = (x, y) => {
   return { x: r.left + sx, y: r.top + sy };
 };
 
-function fit() {
+function worldBounds() {
   const w = S.info && S.info.world;
-  let b = w && Array.isArray(w.bounds) ? w.bounds.slice() : null;
-  if (!b || !(b[2] > b[0]) || !(b[3] > b[1])) {
-    const rs = (S.frame && S.frame.robots) || [];
-    if (rs.length === 0) b = [-5, -5, 5, 5];
+  const b = w && Array.isArray(w.bounds) ? w.bounds : null;
+  return b && b[2] > b[0] && b[3] > b[1] ? b.slice() : null;
+}
+
+// Fit the world's bounds; a world without bounds (the sea) fits the robots and their
+// trails, and keeps fitting them as they go until the view is moved by hand.
+function fit() {
+  let b = worldBounds();
+  if (!b) {
+    const pts = [];
+    for (const r of (S.frame && S.frame.robots) || []) pts.push([r.x, r.y]);
+    for (const tr of S.trails) for (const p of tr || []) pts.push(p);
+    if (pts.length === 0) b = [-5, -5, 5, 5];
     else {
       b = [Infinity, Infinity, -Infinity, -Infinity];
-      for (const r of rs) { b[0] = Math.min(b[0], r.x); b[1] = Math.min(b[1], r.y); b[2] = Math.max(b[2], r.x); b[3] = Math.max(b[3], r.y); }
-      b = [b[0] - 5, b[1] - 5, b[2] + 5, b[3] + 5];
+      for (const [x, y] of pts) { b[0] = Math.min(b[0], x); b[1] = Math.min(b[1], y); b[2] = Math.max(b[2], x); b[3] = Math.max(b[3], y); }
+      const m = Math.max(5, 0.15 * Math.max(b[2] - b[0], b[3] - b[1]));
+      b = [b[0] - m, b[1] - m, b[2] + m, b[3] + m];
     }
+    S.autoFit = S.autoFit !== false;
   }
   const { w: cw, h: ch } = size();
   S.view.cx = (b[0] + b[2]) / 2;
@@ -258,6 +269,7 @@ function loop() {
   if (S.dirty) { S.dirty = false; draw(); }
   const now = performance.now();
   if (now - S.lastPanel > 200) { S.lastPanel = now; updatePanel(); }
+  if (S.autoFit && !worldBounds() && now - (S.lastFit || 0) > 1000) { S.lastFit = now; fit(); }
   requestAnimationFrame(loop);
 }
 
@@ -281,6 +293,18 @@ function tree(v, depth) {
   const keys = Object.keys(v);
   if (keys.length === 0) return '<span class="none">{}</span>';
   return '<ul>' + keys.map((k) => '<li><span class="k">' + esc(k) + '</span>: ' + tree(v[k], depth + 1) + '</li>').join('') + '</ul>';
+}
+
+// The vehicle's own scalar facts (depth, altitude, speed, stalled...), one line.
+function viewFacts(v) {
+  if (!v || typeof v !== 'object') return '';
+  const parts = [];
+  for (const [k, x] of Object.entries(v)) {
+    if (k === 'radius') continue;
+    if (typeof x === 'number') parts.push(esc(k) + ' ' + (Number.isInteger(x) ? x : x.toFixed(2)));
+    else if (typeof x === 'boolean' || typeof x === 'string') parts.push(esc(k) + ' ' + esc(String(x)));
+  }
+  return parts.length ? '<div class="facts">' + parts.join(' · ') + '</div>' : '';
 }
 
 function goalText(g) {
@@ -324,7 +348,7 @@ function updatePanel() {
   if (r) {
     $('selected').innerHTML = '<table><tr><td>x</td><td id="sel-x">' + r.x.toFixed(2) + ' m</td><td>y</td><td id="sel-y">' + r.y.toFixed(2) +
       ' m</td><td>heading</td><td>' + (r.yaw * 180 / Math.PI).toFixed(0) + '°</td></tr></table>' +
-      '<div>controller: ' + esc(r.controller || 'none') + '</div>';
+      '<div>controller: ' + esc(r.controller || 'none') + '</div>' + viewFacts(r.view);
     $('goal-status').textContent = goalText(r.goal);
     const tr = tree(r.state, 0);
     if (tr !== lastTree) { lastTree = tr; $('behavior').innerHTML = tr; }
@@ -396,8 +420,13 @@ function takeFrame(f, appendTrails) {
   if (typeof f.paused === 'boolean' && f.paused !== S.paused) setPaused(f.paused);
   if (typeof f.estop === 'boolean' && f.estop !== S.estop) setEstop(f.estop);
   if (f.speed != null && $('speed').value !== String(f.speed)) {
-    const o = [...$('speed').options].find((x) => Number(x.value) === f.speed);
-    if (o) $('speed').value = o.value;
+    let o = [...$('speed').options].find((x) => Number(x.value) === f.speed);
+    if (!o) {
+      o = document.createElement('option');
+      o.value = String(f.speed); o.textContent = f.speed + '×';
+      $('speed').appendChild(o);
+    }
+    $('speed').value = o.value;
   }
   S.dirty = true;
 }
@@ -488,7 +517,7 @@ function setupInput() {
     const r = canvas.getBoundingClientRect();
     const dx = e.clientX - r.left - drag.x, dy = e.clientY - r.top - drag.y;
     if (Math.hypot(dx, dy) > 4) drag.moved = true;
-    if (drag.moved) { S.view.cx = drag.cx - dx / S.view.scale; S.view.cy = drag.cy + dy / S.view.scale; S.dirty = true; }
+    if (drag.moved) { S.autoFit = false; S.view.cx = drag.cx - dx / S.view.scale; S.view.cy = drag.cy + dy / S.view.scale; S.dirty = true; }
   });
   window.addEventListener('mouseup', (e) => {
     const d = drag; drag = null;
@@ -502,13 +531,14 @@ function setupInput() {
   });
   canvas.addEventListener('wheel', (e) => {
     e.preventDefault();
+    S.autoFit = false;
     const [wx, wy] = toWorld(e.offsetX, e.offsetY);
     const k = Math.exp(-e.deltaY * 0.0015);
     S.view.scale = Math.min(2000, Math.max(0.01, S.view.scale * k));
     const [nx, ny] = toWorld(e.offsetX, e.offsetY);
     S.view.cx += wx - nx; S.view.cy += wy - ny; S.dirty = true;
   }, { passive: false });
-  canvas.addEventListener('dblclick', (e) => { e.preventDefault(); fit(); });
+  canvas.addEventListener('dblclick', (e) => { e.preventDefault(); S.autoFit = true; fit(); });
   window.addEventListener('resize', () => { resize(); });
   $('pause').onclick = () => control({ cmd: S.paused ? 'resume' : 'pause' });
   $('step').onclick = () => control({ cmd: 'step' });
@@ -531,8 +561,9 @@ async function main() {
   }
   document.body.classList.add(S.info.mode);
   $('mode').textContent = S.info.mode;
+  const gotos = (S.info.goto || []).some((g) => g);
   $('hint').textContent = S.info.mode === 'live'
-    ? 'click a robot to select it · click the map to send the selected robot there · wheel zooms, drag pans, double-click fits · Esc = estop'
+    ? 'click a robot to select it · ' + (gotos ? 'click the map to send the selected robot there · ' : '') + 'wheel zooms, drag pans, double-click fits · Esc = estop'
     : 'drag the slider or press Play · wheel zooms, drag pans, double-click fits';
   if (S.info.ended) S.ended = S.info.ended;
   resize();

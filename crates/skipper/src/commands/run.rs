@@ -185,8 +185,13 @@ pub fn run(args: RunArgs) -> Result<u8, Failure> {
     let mut runner = Runner::new(world, config);
     let mut goals = Vec::new();
     for (i, c) in controllers {
-        if serve.is_some() || ros.is_some() {
-            // the dashboard's click-to-goto and ROS goals drive the robot through a goal runner
+        let ground = runner
+            .world()
+            .vehicle(i)
+            .is_some_and(|v| v.info().kind == skipper_core::VehicleKind::Ground);
+        if (serve.is_some() || ros.is_some()) && ground {
+            // the dashboard's click-to-goto and ROS goals drive a ground robot through a
+            // goal runner (it steers by the pose.* signals an AUV does not have)
             let (g, h) = GoalRunner::new(Some(c));
             goals.push((i, h.clone()));
             let mut c: Box<dyn skipper_core::Controller> = Box::new(g);

@@ -256,7 +256,20 @@ pub fn lanes(rec: &Recording) -> Vec<Lane> {
             .iter()
             .map(|s| (s.t, flatten(&s.state)))
             .collect();
-        all.extend(state_lanes(i, &samples, end));
+        let state = state_lanes(i, &samples, end);
+        let first = samples.first().map_or(0.0, |s| s.0);
+        // an element that was there all along says nothing its own lanes do not
+        let always = |l: &Lane| {
+            l.label.ends_with(']')
+                && l.segments.len() == 1
+                && l.segments
+                    .first()
+                    .is_some_and(|s| s.t0 <= first && s.t1 >= end)
+                && state
+                    .iter()
+                    .any(|o| o.label.len() > l.label.len() && o.label.starts_with(&l.label))
+        };
+        all.extend(state.iter().filter(|l| !always(l)).cloned());
 
         // status events, per (kind, subject)
         let mut status: BTreeMap<String, Vec<Sample>> = BTreeMap::new();

@@ -375,15 +375,18 @@ pub fn render(rec: &Recording) -> String {
         .filter(|(_, r)| series::is_underwater(r))
         .map(|(i, r)| {
             let depth = series::depth(r);
-            let alt = series::altitude(r);
-            let seafloor: Vec<(f64, f64)> = alt
-                .iter()
-                .filter(|(_, a)| a.is_finite() && *a >= 0.0)
-                .filter_map(|&(t, a)| {
-                    let d = value_at(&depth, t)?;
-                    Some((t, d + a))
-                })
+            // the sea floor: reported, else depth + altitude where the altitude is valid
+            let mut seafloor: Vec<(f64, f64)> = series::sea_floor(r)
+                .into_iter()
+                .filter(|(_, d)| d.is_finite() && *d > 0.0)
                 .collect();
+            if seafloor.is_empty() {
+                seafloor = series::altitude(r)
+                    .iter()
+                    .filter(|(_, a)| a.is_finite() && *a >= 0.0)
+                    .filter_map(|&(t, a)| Some((t, value_at(&depth, t)? + a)))
+                    .collect();
+            }
             Profile {
                 robot: i,
                 name: r.info.name.clone(),

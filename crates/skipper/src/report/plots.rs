@@ -96,6 +96,15 @@ pub struct MapData<'a> {
     pub bounds: Option<[f64; 4]>,
 }
 
+fn grow(b: &mut [f64; 4], x: f64, y: f64) {
+    if x.is_finite() && y.is_finite() {
+        b[0] = b[0].min(x);
+        b[1] = b[1].min(y);
+        b[2] = b[2].max(x);
+        b[3] = b[3].max(y);
+    }
+}
+
 fn extent(d: &MapData<'_>) -> [f64; 4] {
     let mut b = [
         f64::INFINITY,
@@ -103,42 +112,131 @@ fn extent(d: &MapData<'_>) -> [f64; 4] {
         f64::NEG_INFINITY,
         f64::NEG_INFINITY,
     ];
-    let mut add = |x: f64, y: f64| {
-        if x.is_finite() && y.is_finite() {
-            b[0] = b[0].min(x);
-            b[1] = b[1].min(y);
-            b[2] = b[2].max(x);
-            b[3] = b[3].max(y);
-        }
-    };
     if let Some(w) = d.bounds {
-        add(w[0], w[1]);
-        add(w[2], w[3]);
+        grow(&mut b, w[0], w[1]);
+        grow(&mut b, w[2], w[3]);
     }
     for w in d.walls {
-        add(w[0], w[1]);
-        add(w[2], w[3]);
-    }
-    for l in d.coast {
-        for &(x, y) in l {
-            add(x, y);
-        }
+        grow(&mut b, w[0], w[1]);
+        grow(&mut b, w[2], w[3]);
     }
     for t in d.tracks {
         for &(x, y) in &t.points {
-            add(x, y);
+            grow(&mut b, x, y);
         }
     }
     for w in d.waypoints {
         let r = w.radius.unwrap_or(0.0);
-        add(w.x - r, w.y - r);
-        add(w.x + r, w.y + r);
+        grow(&mut b, w.x - r, w.y - r);
+        grow(&mut b, w.x + r, w.y + r);
+    }
+    if !b[0].is_finite() {
+        // nothing but a coastline (or nothing at all)
+        for l in d.coast {
+            for &(x, y) in l {
+                grow(&mut b, x, y);
+            }
+        }
+    } else {
+        // a coastline can run for tens of km: show the stretch nearest the tracks, when it
+        // is near enough to matter
+        let (cx, cy) = ((b[0] + b[2]) / 2.0, (b[1] + b[3]) / 2.0);
+        let span = (b[2] - b[0]).max(b[3] - b[1]);
+        let nearest = d
+            .coast
+            .iter()
+            .flat_map(|l| l.windows(2))
+            .filter_map(|w| match w {
+                [p, q] => Some(closest_on_segment((cx, cy), *p, *q)),
+                _ => None,
+            })
+            .min_by(|a, b| {
+                let da = (a.0 - cx).hypot(a.1 - cy);
+                let db = (b.0 - cx).hypot(b.1 - cy);
+                da.total_cmp(&db)
+            });
+        if let Some((x, y)) = nearest {
+            if (x - cx).hypot(y - cy) <= 5.0 * span + 1000.0 {
+                grow(&mut b, x, y);
+            }
+        }
     }
     if !b[0].is_finite() {
         return [-1.0, -1.0, 1.0, 1.0];
     }
     let pad = ((b[2] - b[0]).max(b[3] - b[1]) * 0.03).max(0.5);
     [b[0] - pad, b[1] - pad, b[2] + pad, b[3] + pad]
+}
+
+/// The parts of a polyline inside the rectangle `[x0, y0, x1, y1]` (Liang-Barsky on each
+/// segment), so a long coastline is drawn where it is, not squashed onto the border.
+fn clip_polyline(l: &[(f64, f64)], r: [f64; 4]) -> Vec<Vec<(f64, f64)>> {
+    let mut parts: Vec<Vec<(f64, f64)>> = Vec::new();
+    let mut cur: Vec<(f64, f64)> = Vec::new();
+    for w in l.windows(2) {
+        let [p, q] = w else { continue };
+        match clip_segment(*p, *q, r) {
+            Some((a, b)) => {
+                if cur.last() != Some(&a) {
+                    if cur.len() >= 2 {
+                        parts.push(std::mem::take(&mut cur));
+                    }
+                    cur.clear();
+                    cur.push(a);
+                }
+                cur.push(b);
+            }
+            None => {
+                if cur.len() >= 2 {
+                    parts.push(std::mem::take(&mut cur));
+                }
+                cur.clear();
+            }
+        }
+    }
+    if cur.len() >= 2 {
+        parts.push(cur);
+    }
+    parts
+}
+
+fn clip_segment(p: (f64, f64), q: (f64, f64), r: [f64; 4]) -> Option<((f64, f64), (f64, f64))> {
+    let (dx, dy) = (q.0 - p.0, q.1 - p.1);
+    let (mut t0, mut t1) = (0.0f64, 1.0f64);
+    for (pk, qk) in [
+        (-dx, p.0 - r[0]),
+        (dx, r[2] - p.0),
+        (-dy, p.1 - r[1]),
+        (dy, r[3] - p.1),
+    ] {
+        if pk == 0.0 {
+            if qk < 0.0 {
+                return None;
+            }
+        } else {
+            let t = qk / pk;
+            if pk < 0.0 {
+                t0 = t0.max(t);
+            } else {
+                t1 = t1.min(t);
+            }
+        }
+    }
+    (t0 <= t1 && t0.is_finite() && t1.is_finite()).then_some((
+        (p.0 + t0 * dx, p.1 + t0 * dy),
+        (p.0 + t1 * dx, p.1 + t1 * dy),
+    ))
+}
+
+/// The point of segment `p`-`q` nearest to `c`.
+fn closest_on_segment(c: (f64, f64), p: (f64, f64), q: (f64, f64)) -> (f64, f64) {
+    let (dx, dy) = (q.0 - p.0, q.1 - p.1);
+    let len2 = dx * dx + dy * dy;
+    if len2 <= 0.0 || !len2.is_finite() {
+        return p;
+    }
+    let k = (((c.0 - p.0) * dx + (c.1 - p.1) * dy) / len2).clamp(0.0, 1.0);
+    (p.0 + k * dx, p.1 + k * dy)
 }
 
 const MAP_W: u32 = 900;
@@ -222,11 +320,13 @@ pub fn map_svg(d: &MapData<'_>) -> Res<String> {
                 )
             }))
             .map_err(err)?;
+        let view = [x0, y0, x1, y1];
         chart
             .draw_series(
                 d.coast
                     .iter()
-                    .map(|l| PathElement::new(l.clone(), style::COAST.stroke_width(2))),
+                    .flat_map(|l| clip_polyline(l, view))
+                    .map(|part| PathElement::new(part, style::COAST.stroke_width(2))),
             )
             .map_err(err)?;
         for w in d.waypoints {
@@ -667,6 +767,19 @@ pub fn timeline_svg(lanes: &[Lane], names: &[String], t_end: f64) -> Res<String>
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn coastlines_are_clipped_to_the_map() {
+        let r = [0.0, 0.0, 10.0, 10.0];
+        // crosses the map: one part, cut at the border
+        let parts = clip_polyline(&[(-5.0, 5.0), (15.0, 5.0)], r);
+        assert_eq!(parts, vec![vec![(0.0, 5.0), (10.0, 5.0)]]);
+        // wholly outside: nothing
+        assert!(clip_polyline(&[(20.0, -50.0), (20.0, 50.0)], r).is_empty());
+        // leaves and comes back: two parts
+        let parts = clip_polyline(&[(1.0, 1.0), (1.0, 20.0), (5.0, 20.0), (5.0, 1.0)], r);
+        assert_eq!(parts.len(), 2);
+    }
 
     #[test]
     fn colours_are_stable_and_distinct_from_the_map_styles() {

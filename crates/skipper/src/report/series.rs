@@ -7,7 +7,11 @@ use serde_json::Value;
 
 /// The signals the report reads (the others are not kept in memory).
 pub fn keep_signal(name: &str) -> bool {
-    name == "velocity.linear" || matches!(last_word(name).as_str(), "depth" | "altitude")
+    name == "velocity.linear"
+        || matches!(
+            last_word(name).as_str(),
+            "depth" | "altitude" | "height_above_sea_floor" | "sea_floor_depth"
+        )
 }
 
 /// The last word of a signal name, lowercased (`auv.DEPTH` → `depth`).
@@ -122,10 +126,19 @@ pub fn depth(r: &RobotLog) -> Vec<(f64, f64)> {
     }
 }
 
-/// Altitude above the bottom over time (m), if it reports one (invalid readings are
-/// left out).
+/// Altitude above the bottom over time (m), if it reports one (`ALTITUDE` or the CF name
+/// `HEIGHT_ABOVE_SEA_FLOOR`).
 pub fn altitude(r: &RobotLog) -> Vec<(f64, f64)> {
-    signal_series(r, "altitude").unwrap_or_default()
+    signal_series(r, "altitude")
+        .filter(|s| !s.is_empty())
+        .or_else(|| signal_series(r, "height_above_sea_floor"))
+        .unwrap_or_default()
+}
+
+/// The depth of the sea floor under the vehicle over time (m), if it reports it
+/// (`SEA_FLOOR_DEPTH`).
+pub fn sea_floor(r: &RobotLog) -> Vec<(f64, f64)> {
+    signal_series(r, "sea_floor_depth").unwrap_or_default()
 }
 
 /// A point to reach, with the circle within which it counts as reached.
@@ -367,6 +380,8 @@ mod tests {
         assert!(keep_signal("velocity.linear"));
         assert!(keep_signal("DEPTH"));
         assert!(keep_signal("auv.altitude"));
+        assert!(keep_signal("HEIGHT_ABOVE_SEA_FLOOR"));
+        assert!(keep_signal("SEA_FLOOR_DEPTH"));
         assert!(!keep_signal("sonar.3"));
     }
 
