@@ -550,3 +550,51 @@ fn report_of_the_example_mission() {
     );
     assert_eq!(summary_cell(&html, "cycles"), summary["cycles"].to_string());
 }
+
+#[test]
+fn report_of_the_example_xabsl_agent() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let agent = root.join("examples/xabsl/soccer/agents.xabsl");
+    let world = root.join("examples/worlds/soccer.world");
+    skipper(
+        &[
+            "run",
+            agent.to_str().unwrap(),
+            "--world",
+            world.to_str().unwrap(),
+            "--until",
+            "60s",
+            "--log",
+            "x.mcap",
+        ],
+        dir.path(),
+    );
+    skipper(&["report", "x.mcap"], dir.path());
+    let html = std::fs::read_to_string(dir.path().join("x.html")).unwrap();
+    let rec = skipper::report::open(&dir.path().join("x.mcap")).unwrap();
+    let all = lanes::lanes(&rec);
+    let labels: Vec<&str> = all.iter().map(|l| l.label.as_str()).collect();
+    // the activation path: the root option's state changes over the run
+    let path = all
+        .iter()
+        .find(|l| l.label.starts_with("path[") && l.label.ends_with("].state"))
+        .unwrap_or_else(|| panic!("no option state lane in {labels:?}"));
+    assert!(path.segments.len() >= 2, "{:?}", path.segments);
+    // the engine's transition events are a status lane
+    assert!(
+        labels.iter().any(|l| l.starts_with("transition ")),
+        "{labels:?}"
+    );
+    let timeline = figure(&html, "timeline");
+    for s in &path.segments {
+        if s.t1 - s.t0 > 5.0 {
+            assert!(
+                timeline.contains(&format!("\n{}\n", s.value)),
+                "{}",
+                s.value
+            );
+        }
+    }
+    figure(&html, "map");
+}
