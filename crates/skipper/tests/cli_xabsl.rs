@@ -163,6 +163,8 @@ fn xabsl_commands_have_help_with_examples() {
         vec!["xabsl", "check", "--help"],
         vec!["xabsl", "ic", "--help"],
         vec!["xabsl", "run", "--help"],
+        vec!["xabsl", "doc", "--help"],
+        vec!["xabsl", "dot", "--help"],
     ] {
         let out = skipper(&args, dir.path());
         assert!(out.status.success());
@@ -282,4 +284,46 @@ fn an_agent_that_does_not_check_is_bad_input() {
         "{}",
         text(&out.stderr)
     );
+}
+
+#[test]
+fn doc_and_dot_write_documentation_and_graphviz() {
+    let dir = tempfile::tempdir().unwrap();
+    let agents = examples().join("xabsl/turn_and_release/agents.xabsl");
+    let out = skipper(
+        &["xabsl", "doc", agents.to_str().unwrap(), "-o", "doc"],
+        dir.path(),
+    );
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    for f in [
+        "index.html",
+        "option.turn_and_release.html",
+        "svg/option_turn_and_release.svg",
+    ] {
+        assert!(dir.path().join("doc").join(f).is_file(), "{f}");
+    }
+    let out = skipper(&["xabsl", "dot", agents.to_str().unwrap()], dir.path());
+    assert!(out.status.success());
+    assert!(text(&out.stdout).starts_with("digraph options {"));
+    let out = skipper(
+        &[
+            "xabsl",
+            "dot",
+            agents.to_str().unwrap(),
+            "--option",
+            "deliver",
+            "-o",
+            "d.dot",
+        ],
+        dir.path(),
+    );
+    assert!(out.status.success());
+    let d = std::fs::read_to_string(dir.path().join("d.dot")).unwrap();
+    assert!(d.contains("\"carry\" -> \"let_go\";"), "{d}");
+    let out = skipper(
+        &["xabsl", "dot", agents.to_str().unwrap(), "--option", "nope"],
+        dir.path(),
+    );
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out.stderr).contains("no option `nope`"));
 }

@@ -28,6 +28,7 @@ pub mod ast;
 pub mod check;
 pub mod define;
 pub mod diag;
+pub mod doc;
 pub mod engine;
 pub mod ic;
 pub mod lexer;

@@ -48,6 +48,36 @@ Exit status: 0 when written, 2 when the agents do not check.")]
         #[arg(short, long, value_name = "FILE")]
         output: Option<PathBuf>,
     },
+    /// Write the behavior documentation: HTML pages with state machine and decision tree
+    /// diagrams (SVG, laid out without Graphviz) and pseudo code.
+    #[command(after_help = "Examples:
+  skipper xabsl doc examples/xabsl/turn_and_release/agents.xabsl -o doc/
+  firefox doc/index.html
+
+Exit status: 0 when written, 2 when the agents do not check.")]
+    Doc {
+        /// The agents file.
+        file: PathBuf,
+        /// The folder to write into (created if needed).
+        #[arg(short, long, value_name = "DIR")]
+        output: PathBuf,
+    },
+    /// Write Graphviz: the option graph of the agents, or one option's state machine.
+    #[command(after_help = "Examples:
+  skipper xabsl dot examples/xabsl/soccer/agents.xabsl | dot -Tsvg > options.svg
+  skipper xabsl dot agents.xabsl --option turn_and_release -o turn_and_release.dot
+
+Exit status: 0 when written, 2 when the agents do not check or there is no such option.")]
+    Dot {
+        /// The agents file.
+        file: PathBuf,
+        /// Draw this option's state machine instead of the option graph.
+        #[arg(long, value_name = "NAME")]
+        option: Option<String>,
+        /// Write to this file instead of standard output.
+        #[arg(short, long, value_name = "FILE")]
+        output: Option<PathBuf>,
+    },
     /// Run an agent offline: one JSON line of inputs per cycle in, one JSON line of the
     /// activation path, outputs and basic behaviors per cycle out.
     #[command(after_help = "Examples:
@@ -88,6 +118,43 @@ pub fn run(args: XabslArgs) -> Result<u8, Failure> {
             let c = compiled(&file)?;
             let ic = skipper_xabsl::ic::write(&c.program);
             write_out(output.as_deref(), ic.as_bytes())?;
+            Ok(0)
+        }
+        XabslCommand::Doc { file, output } => {
+            let c = compiled(&file)?;
+            let n = skipper_xabsl::doc::write_to(&c.program, &output).map_err(|e| {
+                Failure::failed(format!("cannot write into {}: {e}", output.display()))
+            })?;
+            println!(
+                "{}: {n} files written, open {}",
+                output.display(),
+                output.join("index.html").display()
+            );
+            Ok(0)
+        }
+        XabslCommand::Dot {
+            file,
+            option,
+            output,
+        } => {
+            let c = compiled(&file)?;
+            let p = &c.program;
+            let text = match option {
+                Some(name) => {
+                    let o = p.option(&name).ok_or_else(|| {
+                        let mut names: Vec<&str> =
+                            p.options.iter().map(|o| o.name.as_str()).collect();
+                        names.sort_unstable();
+                        Failure::bad_input(format!(
+                            "no option `{name}` (the options: {})",
+                            names.join(", ")
+                        ))
+                    })?;
+                    skipper_xabsl::doc::dot::state_machine(p, o)
+                }
+                None => skipper_xabsl::doc::dot::option_graph(p),
+            };
+            write_out(output.as_deref(), text.as_bytes())?;
             Ok(0)
         }
         XabslCommand::Run {
