@@ -177,6 +177,7 @@ pub fn layered(nodes: &[Node], edges: &[(usize, usize, Option<String>)], root: u
         }
     }
     for _ in 0..4 {
+        #[allow(clippy::needless_range_loop)]
         for l in 1..depth {
             let mut keyed: Vec<(f64, usize)> = rows[l]
                 .iter()
@@ -293,14 +294,14 @@ pub fn layered(nodes: &[Node], edges: &[(usize, usize, Option<String>)], root: u
                 )
             }
         };
-        let _ = write!(
+        let _ = writeln!(
             paths,
-            "<path d=\"{path}\" fill=\"none\" stroke=\"#333\" stroke-width=\"1.1\" marker-end=\"url(#arrow)\"/>\n"
+            "<path d=\"{path}\" fill=\"none\" stroke=\"#333\" stroke-width=\"1.1\" marker-end=\"url(#arrow)\"/>"
         );
         if let Some(l) = label {
-            let _ = write!(
+            let _ = writeln!(
                 paths,
-                "<text x=\"{:.1}\" y=\"{:.1}\" font-size=\"10\" fill=\"#555\">{}</text>\n",
+                "<text x=\"{:.1}\" y=\"{:.1}\" font-size=\"10\" fill=\"#555\">{}</text>",
                 (ax + bx) / 2.0 + 4.0,
                 (ay + by) / 2.0,
                 esc(l)
