@@ -115,32 +115,29 @@ impl Link {
 
     fn update_time(&mut self) {
         let t = &mut self.tree;
-        t.set(
+        t.set_i64(
             &mut self.layout.seconds,
-            Val::Int(i64::try_from(self.now.as_secs()).unwrap_or(i64::MAX)),
+            i64::try_from(self.now.as_secs()).unwrap_or(i64::MAX),
         );
-        t.set(
+        t.set_i64(
             &mut self.layout.microseconds,
-            Val::Int(i64::from(self.now.subsec_micros())),
+            i64::from(self.now.subsec_micros()),
         );
     }
 
     fn update_pose(&mut self) {
         let (x, y, z, yaw) = self.agent_pose();
         let p = self.pose;
-        let vals = [
-            Val::Float(finite(x)),
-            Val::Float(finite(y)),
-            Val::Float(finite(z)),
-            angle(finite(yaw.to_degrees()), self.yaw_int),
-            Val::Float(finite(p.x_velocity)),
-            Val::Float(finite(p.y_velocity)),
-            Val::Float(finite(p.speed)),
-            Val::Float(finite(p.yaw_velocity)),
-        ];
-        for (w, v) in self.layout.pose.iter_mut().zip(vals) {
-            self.tree.set(w, v);
-        }
+        let t = &mut self.tree;
+        let [wx, wy, wz, wyaw, wxv, wyv, wspeed, wyawv] = &mut self.layout.pose;
+        t.set_f64(wx, finite(x));
+        t.set_f64(wy, finite(y));
+        t.set_f64(wz, finite(z));
+        t.set_angle(wyaw, finite(yaw.to_degrees()), self.yaw_int);
+        t.set_f64(wxv, finite(p.x_velocity));
+        t.set_f64(wyv, finite(p.y_velocity));
+        t.set_f64(wspeed, finite(p.speed));
+        t.set_f64(wyawv, finite(p.yaw_velocity));
     }
 
     fn update_waypoints(&mut self) {
@@ -155,22 +152,21 @@ impl Link {
             let to = dy.atan2(dx);
             let yaw = finite(to.to_degrees());
             let rel = finite(wrap_rad(to - ryaw).to_degrees());
-            let vals = [
-                Val::Float(distance),
-                angle(yaw, wp.yaw_int),
-                angle(rel, wp.yaw_int),
-                angle(rel.abs(), wp.yaw_int),
-            ];
             let t = &mut self.tree;
             match &mut wp.wmes {
                 Some(w) => {
-                    let [a, b, c, d] = vals;
-                    t.set(&mut w.distance, a);
-                    t.set(&mut w.yaw, b);
-                    t.set(&mut w.relative_bearing, c);
-                    t.set(&mut w.abs_relative_bearing, d);
+                    t.set_f64(&mut w.distance, distance);
+                    t.set_angle(&mut w.yaw, yaw, wp.yaw_int);
+                    t.set_angle(&mut w.relative_bearing, rel, wp.yaw_int);
+                    t.set_angle(&mut w.abs_relative_bearing, rel.abs(), wp.yaw_int);
                 }
                 None => {
+                    let vals = [
+                        Val::Float(distance),
+                        angle(yaw, wp.yaw_int),
+                        angle(rel, wp.yaw_int),
+                        angle(rel.abs(), wp.yaw_int),
+                    ];
                     let root = t.add_id(parent, "waypoint");
                     let id = match &wp.id {
                         crate::waypoints::WaypointId::Int(i) => Val::Int(*i),
@@ -261,17 +257,16 @@ impl Link {
             }
             let distance = if distance.is_finite() { distance } else { 0.0 };
             let t = &mut self.tree;
-            let (s, e) = (angle(start, self.yaw_int), angle(end, self.yaw_int));
             match &mut r.slice {
                 Some([ws, we, wd]) => {
-                    t.set(ws, s);
-                    t.set(we, e);
+                    t.set_angle(ws, start, self.yaw_int);
+                    t.set_angle(we, end, self.yaw_int);
                     t.set_f64(wd, distance);
                 }
                 None => {
                     r.slice = Some([
-                        t.add(r.root, "start", s),
-                        t.add(r.root, "end", e),
+                        t.add(r.root, "start", angle(start, self.yaw_int)),
+                        t.add(r.root, "end", angle(end, self.yaw_int)),
                         t.add(r.root, "distance", Val::Float(distance)),
                     ]);
                 }

@@ -186,9 +186,51 @@ impl Tree {
         }
     }
 
-    /// Set a float value.
+    /// Set a float value (the common case of a steady-state cycle: no `Val` is built or
+    /// dropped when the WME already holds a float).
+    #[inline]
     pub fn set_f64(&mut self, w: &mut WmeId, v: f64) {
+        if let Some(s) = self.slots.get_mut(*w as usize) {
+            if let (true, Val::Float(old)) = (s.alive, &mut s.value) {
+                if *old != v {
+                    *old = v;
+                    if s.committed && !s.dirty {
+                        s.dirty = true;
+                        self.updated.push(*w);
+                    }
+                }
+                return;
+            }
+        }
         self.set(w, Val::Float(v));
+    }
+
+    /// Set an integer value (as [`Tree::set_f64`], for ints).
+    #[inline]
+    pub fn set_i64(&mut self, w: &mut WmeId, v: i64) {
+        if let Some(s) = self.slots.get_mut(*w as usize) {
+            if let (true, Val::Int(old)) = (s.alive, &mut s.value) {
+                if *old != v {
+                    *old = v;
+                    if s.committed && !s.dirty {
+                        s.dirty = true;
+                        self.updated.push(*w);
+                    }
+                }
+                return;
+            }
+        }
+        self.set(w, Val::Int(v));
+    }
+
+    /// Set an angle in degrees: an int (rounded half up) when `int`, else a float.
+    #[inline]
+    pub fn set_angle(&mut self, w: &mut WmeId, deg: f64, int: bool) {
+        if int {
+            self.set_i64(w, crate::input::round_half_up(deg));
+        } else {
+            self.set_f64(w, deg);
+        }
     }
 
     /// Remove a WME and everything under it.

@@ -118,19 +118,24 @@ impl Rig {
     }
 
     pub fn run_step(&mut self, step: Step) -> &Update {
+        self.run_ref(&step);
+        &self.update
+    }
+
+    /// One cycle with a step the caller keeps (no allocation of its own).
+    pub fn run_ref(&mut self, step: &Step) {
         self.now += DT;
         self.cycle += 1;
         self.sense();
         self.actuation.clear();
         self.link.cycle(
-            &step,
+            step,
             &self.signals,
             self.now,
             self.cycle,
             &mut self.actuation,
         );
         self.link.take(&mut self.update);
-        &self.update
     }
 
     /// The statuses `tt` got in the last cycle, in order.
