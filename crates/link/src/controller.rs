@@ -8,10 +8,15 @@
 //! waits there for the reply, as the reference environment processes output and then
 //! updates input in that callback. A polling port (the link server) may have nothing in
 //! a cycle; the link still runs (the running command is checked, the drive stays
-//! latched) and the input changes accumulate until the agent's next step. A port that
-//! reports silence makes the robot stop.
+//! latched) and the input changes accumulate until the agent's next step.
+//!
+//! Safety: a port that reports silence, an agent that disconnects and an agent that
+//! halts all e-stop the robot in that cycle (the reference switches to ESTOP when Soar
+//! stops). Over a port where agents come and go ([`LinkController::serving`]), a new
+//! agent gets a fresh link (its whole input-link as adds), and a halt does not end the
+//! controller; the port says when the run is over for it ([`Received::Closed`]).
 
-use crate::link::{Link, Update};
+use crate::link::{Counters, Link, Update};
 use crate::wire::{encode_input, Step};
 use crate::LinkError;
 use skipper_core::{Controller, ControllerError, Cycle, Drive, Signals, Status, VehicleInfo};
@@ -28,6 +33,12 @@ pub enum Received {
     Silent,
     /// the agent halted
     Halted,
+    /// a new agent took the port: the link starts afresh for it
+    Connected,
+    /// the agent is gone (it disconnected, or was refused for bad input): the robot stops
+    Disconnected,
+    /// the port is done for this run: the controller finishes
+    Closed,
 }
 
 /// The agent's end of a link.
@@ -41,7 +52,8 @@ pub trait Port {
     fn close(&mut self) {}
 }
 
-/// A link driving one vehicle for one agent.
+/// A link driving one vehicle for one agent (or, [`LinkController::serving`], for the
+/// agents that come and go on its port).
 pub struct LinkController<P: Port> {
     name: String,
     link: Link,
@@ -53,6 +65,12 @@ pub struct LinkController<P: Port> {
     dc: u64,
     halted: bool,
     silent: bool,
+    serving: bool,
+    /// agents that connected (serving)
+    agents: u64,
+    /// counters and decision cycles of earlier agents (serving)
+    carried: Counters,
+    carried_dc: u64,
 }
 
 impl<P: Port> LinkController<P> {
@@ -69,7 +87,21 @@ impl<P: Port> LinkController<P> {
             dc: 0,
             halted: false,
             silent: false,
+            serving: false,
+            agents: 0,
+            carried: Counters::default(),
+            carried_dc: 0,
         }
+    }
+
+    /// For a port where agents come and go (the link server): the robot waits for an
+    /// agent, each new agent gets a fresh link, and a halted agent's robot is e-stopped
+    /// and waits for the next one; the controller finishes when the port is
+    /// [`Received::Closed`]. The mailbox is closed until an agent connects.
+    pub fn serving(mut self) -> Self {
+        self.serving = true;
+        self.link.set_mailbox_open(false);
+        self
     }
 
     /// The link.
@@ -111,6 +143,65 @@ impl<P: Port> LinkController<P> {
     }
 }
 
+impl<P: Port> LinkController<P> {
+    /// The agent halted: Soar stopped, so the robot e-stops (as the reference's ESTOP on
+    /// the system stop event). A serving controller goes on, waiting for another agent.
+    fn halt(&mut self, cycle: &mut Cycle<'_>) -> Status {
+        self.halted = true;
+        self.step.clear();
+        cycle.actuation.drive = Some(Drive::Estop);
+        self.link.set_mailbox_open(false);
+        if self.serving {
+            self.event(cycle, "halted");
+            Status::Running
+        } else {
+            Status::Finished
+        }
+    }
+
+    /// A new agent: a fresh link, started from this cycle's signals, and its whole
+    /// input-link sent as the first `input`. The robot stays stopped until the agent
+    /// drives it.
+    fn connect(&mut self, cycle: &mut Cycle<'_>) -> Result<(), LinkError> {
+        let fresh = self.link.fresh();
+        let old = std::mem::replace(&mut self.link, fresh);
+        let c = old.counters();
+        self.carried.commands += c.commands;
+        self.carried.statuses += c.statuses;
+        self.carried.errors += c.errors;
+        self.carried_dc += self.dc;
+        self.link.set_mailbox_open(true);
+        self.dc = 0;
+        self.halted = false;
+        self.silent = false;
+        self.agents += 1;
+        self.step.clear();
+        self.reported = 0;
+        cycle.actuation.drive = Some(Drive::Estop);
+        self.event(cycle, "connected");
+        self.link.start(cycle.signals, cycle.now)?;
+        self.send_update(cycle.cycle)
+    }
+
+    fn event(&self, cycle: &mut Cycle<'_>, what: &str) {
+        cycle.events.push(
+            cycle.now,
+            "link",
+            serde_json::json!({"agent": self.link.name(), "event": what}),
+        );
+    }
+
+    fn totals(&self) -> (Counters, u64) {
+        let c = self.link.counters();
+        let t = Counters {
+            commands: self.carried.commands + c.commands,
+            statuses: self.carried.statuses + c.statuses,
+            errors: self.carried.errors + c.errors,
+        };
+        (t, self.carried_dc + self.dc)
+    }
+}
+
 fn fail(e: LinkError) -> ControllerError {
     ControllerError::new(e.to_string())
 }
@@ -122,15 +213,27 @@ impl<P: Port> Controller for LinkController<P> {
 
     fn start(&mut self, _vehicle: &VehicleInfo, signals: &Signals) -> Result<(), ControllerError> {
         self.link.start(signals, Duration::ZERO).map_err(fail)?;
+        if self.serving {
+            // no agent yet: each agent gets its own fresh link when it connects
+            return Ok(());
+        }
         self.send_update(0).map_err(fail)
     }
 
     fn step(&mut self, cycle: &mut Cycle<'_>) -> Result<Status, ControllerError> {
         let got = self.port.receive(&mut self.step).map_err(fail)?;
         match got {
-            Received::Halted => {
-                self.halted = true;
-                return Ok(Status::Finished);
+            Received::Halted => return Ok(self.halt(cycle)),
+            Received::Closed => return Ok(Status::Finished),
+            Received::Connected => {
+                self.connect(cycle).map_err(fail)?;
+                return Ok(Status::Running);
+            }
+            Received::Disconnected => {
+                self.step.clear();
+                self.link.set_mailbox_open(false);
+                cycle.actuation.drive = Some(Drive::Estop);
+                self.event(cycle, "disconnected");
             }
             Received::Silent => {
                 self.step.clear();
@@ -179,8 +282,7 @@ impl<P: Port> Controller for LinkController<P> {
             self.send_update(cycle.cycle).map_err(fail)?;
         }
         if self.step.halted {
-            self.halted = true;
-            return Ok(Status::Finished);
+            return Ok(self.halt(cycle));
         }
         Ok(Status::Running)
     }
@@ -195,23 +297,29 @@ impl<P: Port> Controller for LinkController<P> {
     }
 
     fn summary(&self, out: &mut serde_json::Map<String, serde_json::Value>) {
-        let c = self.link.counters();
+        if self.serving && self.agents == 0 {
+            return; // a robot no agent ever drove
+        }
+        let (c, dc) = self.totals();
         let add = |out: &mut serde_json::Map<String, serde_json::Value>, k: &str, v: u64| {
             let old = out.get(k).and_then(|v| v.as_u64()).unwrap_or(0);
             out.insert(k.into(), (old + v).into());
         };
-        add(out, "decision_cycles", self.dc);
+        add(out, "decision_cycles", dc);
         add(out, "commands", c.commands);
         add(out, "command_errors", c.errors);
         let halted = out.get("halted").and_then(|v| v.as_bool()).unwrap_or(true) && self.halted;
         out.insert("halted".into(), halted.into());
-        let entry = serde_json::json!({
+        let mut entry = serde_json::json!({
             "agent": self.link.name(),
-            "decision_cycles": self.dc,
+            "decision_cycles": dc,
             "commands": c.commands,
             "command_errors": c.errors,
             "halted": self.halted,
         });
+        if let (true, Some(o)) = (self.serving, entry.as_object_mut()) {
+            o.insert("agents_connected".into(), self.agents.into());
+        }
         match out.get_mut("soar_agents").and_then(|v| v.as_array_mut()) {
             Some(a) => a.push(entry),
             None => {

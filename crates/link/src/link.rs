@@ -161,6 +161,24 @@ impl Link {
         self
     }
 
+    /// A new link with the same configuration and post office, for a new agent on the
+    /// same robot: a new input-link, no waypoints or messages, message ids from 0.
+    pub fn fresh(&self) -> Link {
+        let link = Link::new(self.config.clone());
+        match &self.post {
+            Some(p) => link.with_post_office(p.clone()),
+            None => link,
+        }
+    }
+
+    /// Open or close this agent's mailbox at the post office (closed while no agent
+    /// is there to read it).
+    pub fn set_mailbox_open(&self, open: bool) {
+        if let Some(p) = &self.post {
+            p.set_open(&self.config.name, open);
+        }
+    }
+
     /// The agent's name.
     pub fn name(&self) -> &str {
         &self.name

@@ -7,6 +7,10 @@
 //! message sent in cycle `c` reaches its recipients at their input update of cycle
 //! `c + 1`, whatever order the agents step in, so runs stay deterministic. Messages told
 //! from outside (a client of `skipper link serve`) arrive at the next input update.
+//!
+//! A mailbox can be closed while its robot has no agent (`skipper link serve` before an
+//! agent connects, after it leaves or halts): its name stays known, and what is sent to
+//! it is dropped rather than piling up.
 
 use crate::tree::WmeId;
 use std::sync::{Arc, Mutex};
@@ -34,9 +38,22 @@ pub struct Message {
     pub(crate) wme: Option<WmeId>,
 }
 
+#[derive(Debug)]
+struct Mailbox {
+    name: Arc<str>,
+    open: bool,
+    mail: Vec<Envelope>,
+}
+
 #[derive(Debug, Default)]
 struct Inner {
-    boxes: Vec<(Arc<str>, Vec<Envelope>)>,
+    boxes: Vec<Mailbox>,
+}
+
+impl Inner {
+    fn find(&mut self, name: &str) -> Option<&mut Mailbox> {
+        self.boxes.iter_mut().find(|b| &*b.name == name)
+    }
 }
 
 /// Carries messages between the agents of one world (and from outside to them).
@@ -54,11 +71,29 @@ impl PostOffice {
         Self::default()
     }
 
-    /// Register an agent by name (a second registration of a name is ignored).
+    /// Register an agent by name, with an open mailbox (a second registration of a name
+    /// is ignored).
     pub fn register(&self, name: &str) {
         if let Ok(mut p) = self.0.lock() {
-            if !p.boxes.iter().any(|(n, _)| &**n == name) {
-                p.boxes.push((Arc::from(name), Vec::new()));
+            if p.find(name).is_none() {
+                p.boxes.push(Mailbox {
+                    name: Arc::from(name),
+                    open: true,
+                    mail: Vec::new(),
+                });
+            }
+        }
+    }
+
+    /// Open or close a mailbox. A closed one drops what is sent to it (and what it
+    /// held); its name stays known.
+    pub fn set_open(&self, name: &str, open: bool) {
+        if let Ok(mut p) = self.0.lock() {
+            if let Some(b) = p.find(name) {
+                b.open = open;
+                if !open {
+                    b.mail.clear();
+                }
             }
         }
     }
@@ -67,7 +102,7 @@ impl PostOffice {
     pub fn names(&self) -> Vec<String> {
         self.0
             .lock()
-            .map(|p| p.boxes.iter().map(|(n, _)| n.to_string()).collect())
+            .map(|p| p.boxes.iter().map(|b| b.name.to_string()).collect())
             .unwrap_or_default()
     }
 
@@ -75,7 +110,7 @@ impl PostOffice {
     pub fn knows(&self, name: &str) -> bool {
         self.0
             .lock()
-            .is_ok_and(|p| p.boxes.iter().any(|(n, _)| &**n == name))
+            .is_ok_and(|p| p.boxes.iter().any(|b| &*b.name == name))
     }
 
     /// Send from `from`: to the agent named `to`, or to every other agent when `to` is
@@ -98,17 +133,20 @@ impl PostOffice {
         };
         match to {
             Some(name) => {
-                let Some((_, b)) = p.boxes.iter_mut().find(|(n, _)| &**n == name) else {
+                let Some(b) = p.find(name) else {
                     return Err(format!("unknown destination `{name}`: expected `say` or the name of an agent in this world"));
                 };
-                b.push(env);
+                if !b.open {
+                    return Ok(0);
+                }
+                b.mail.push(env);
                 Ok(1)
             }
             None => {
                 let mut n = 0;
-                for (name, b) in p.boxes.iter_mut() {
-                    if **name != *from {
-                        b.push(env.clone());
+                for b in p.boxes.iter_mut() {
+                    if b.open && *b.name != *from {
+                        b.mail.push(env.clone());
                         n += 1;
                     }
                 }
@@ -123,10 +161,13 @@ impl PostOffice {
         let Ok(mut p) = self.0.lock() else {
             return Err("the post office is unavailable".into());
         };
-        let Some((_, b)) = p.boxes.iter_mut().find(|(n, _)| &**n == to) else {
+        let Some(b) = p.find(to) else {
             return Err(format!("no agent named `{to}`"));
         };
-        b.push(Envelope {
+        if !b.open {
+            return Err(format!("`{to}` has no agent now"));
+        }
+        b.mail.push(Envelope {
             from: Arc::from(from.unwrap_or("http")),
             words: w,
             sent: 0,
@@ -137,9 +178,10 @@ impl PostOffice {
     /// Move the messages for `name` sent before `cycle` into `out`.
     pub fn collect(&self, name: &str, cycle: u64, out: &mut Vec<Envelope>) {
         let Ok(mut p) = self.0.lock() else { return };
-        let Some((_, b)) = p.boxes.iter_mut().find(|(n, _)| &**n == name) else {
+        let Some(b) = p.find(name) else {
             return;
         };
+        let b = &mut b.mail;
         if b.is_empty() {
             return;
         }
@@ -180,5 +222,14 @@ mod tests {
         p.collect("c", 1, &mut out);
         assert_eq!(out.len(), 1, "told messages come at once");
         assert_eq!(&*out[0].from, "http");
+        // a closed mailbox: the name is known, mail is dropped, tells are refused
+        p.set_open("c", false);
+        assert_eq!(p.send("a", Some("c"), &words("x"), 2), Ok(0));
+        assert_eq!(p.send("a", None, &words("x"), 2), Ok(1), "only b gets it");
+        assert!(p.tell("c", None, "hi").is_err());
+        p.set_open("c", true);
+        out.clear();
+        p.collect("c", 10, &mut out);
+        assert!(out.is_empty(), "nothing piled up while closed");
     }
 }

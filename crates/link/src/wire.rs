@@ -288,23 +288,35 @@ impl IdTableExt for IdTable {
     }
 }
 
-/// One fuzzing input: decode it and, if it is a step or a tell, run it through a link
-/// with a signal table like a Pioneer's. Never panics (the fuzz target and the corpus
-/// test call this).
+/// One fuzzing input: its lines are messages from an agent, one per cycle, run through
+/// a link with a signal table like a Pioneer's (steps and tells; the robot moves a little
+/// each cycle), so sequences of commands (preemption, running commands, waypoints and
+/// messages across cycles) are covered too. Lines that do not decode are skipped, as
+/// bad lines are refused. Never panics (the fuzz target and the corpus test call this).
 pub fn fuzz_one(data: &[u8]) {
     let Ok(text) = std::str::from_utf8(data) else {
         return;
     };
-    let Ok(msg) = decode(text) else { return };
     let mut signals = skipper_core::Signals::new();
-    for n in ["pose.x", "pose.y", "pose.yaw"] {
-        let id = signals.declare(n, None);
-        signals.set_f64(id, 0.5, std::time::Duration::ZERO);
-    }
-    for k in 0..180 {
-        let id = signals.declare(&format!("laser.{k}"), None);
-        signals.set_f64(id, 2.0, std::time::Duration::ZERO);
-    }
+    let pose: Vec<_> = ["pose.x", "pose.y", "pose.yaw"]
+        .iter()
+        .map(|n| signals.declare(n, None))
+        .collect();
+    let laser: Vec<_> = (0..180)
+        .map(|k| signals.declare(&format!("laser.{k}"), None))
+        .collect();
+    let sense = |signals: &mut skipper_core::Signals, cycle: u64| {
+        let now = std::time::Duration::from_millis(50 * cycle);
+        signals.begin_cycle();
+        let c = cycle as f64;
+        for (k, id) in pose.iter().enumerate() {
+            signals.set_f64(*id, 0.5 + 0.01 * c * (k as f64 + 1.0), now);
+        }
+        for (k, id) in laser.iter().enumerate() {
+            signals.set_f64(*id, 2.0 + ((k as u64 + cycle) % 7) as f64, now);
+        }
+    };
+    sense(&mut signals, 0);
     let post = crate::PostOffice::new();
     post.register("robot2");
     let mut link =
@@ -314,21 +326,29 @@ pub fn fuzz_one(data: &[u8]) {
     }
     let mut act = skipper_core::Actuation::default();
     let mut up = crate::Update::default();
-    let mut line = Vec::new();
-    let step = match msg {
-        AgentMessage::Step(s) => s,
-        AgentMessage::Tell { to, from, text } => {
-            let _ = post.tell(to.as_deref().unwrap_or("robot1"), from.as_deref(), &text);
-            Step::default()
+    let mut out = Vec::new();
+    let empty = Step::default();
+    let mut cycle = 0u64;
+    for line in text.lines().take(64) {
+        let Ok(msg) = decode(line) else { continue };
+        let step = match msg {
+            AgentMessage::Step(s) => s,
+            AgentMessage::Tell { to, from, text } => {
+                let _ = post.tell(to.as_deref().unwrap_or("robot1"), from.as_deref(), &text);
+                Step::default()
+            }
+            _ => continue,
+        };
+        for s in [&step, &empty] {
+            cycle += 1;
+            sense(&mut signals, cycle);
+            act.clear();
+            let now = std::time::Duration::from_millis(50 * cycle);
+            link.cycle(s, &signals, now, cycle, &mut act);
+            link.take(&mut up);
+            encode_input(&mut out, cycle, &up.statuses, &up.diff);
+            debug_assert!(serde_json::from_slice::<serde_json::Value>(&out).is_ok());
         }
-        _ => return,
-    };
-    for cycle in 1..3 {
-        let now = std::time::Duration::from_millis(50 * cycle);
-        link.cycle(&step, &signals, now, cycle, &mut act);
-        link.take(&mut up);
-        encode_input(&mut line, cycle, &up.statuses, &up.diff);
-        debug_assert!(serde_json::from_slice::<serde_json::Value>(&line).is_ok());
     }
 }
 

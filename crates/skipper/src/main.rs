@@ -21,6 +21,7 @@ use std::process::ExitCode;
   skipper run examples/missions/test_mission.lua           fly the spec's mission on the simulated AUV
   skipper sim serve --p2os 127.0.0.1:8101                  a MobileSim-like P2OS robot
   skipper run --vehicle p2os://127.0.0.1:8101 --until 1m   drive a P2OS robot
+  skipper link serve --world examples/worlds/soar-tour.world   the SPS link for external agents
   skipper run --ros --no-log                               a ROS 1 node with a goto action server per robot
   skipper action send /robot1/goto x=2 y=1                 send it a goal; feedback is printed as it arrives
 
@@ -48,6 +49,8 @@ enum Command {
     Mission(commands::mission::MissionArgs),
     /// Serve the simulated robots over P2OS (a MobileSim-like robot server).
     Sim(commands::sim::SimArgs),
+    /// Serve the SPS input-link/output-link to external agents (Soar through the bridge).
+    Link(commands::link::LinkArgs),
     /// Talk to actionlib servers over ROS 1 (send a goal, watch its feedback).
     Action(commands::action::ActionArgs),
 }
@@ -68,6 +71,7 @@ fn main() -> ExitCode {
         Command::Xabsl(a) => commands::xabsl::run(a),
         Command::Mission(a) => commands::mission::run(a),
         Command::Sim(a) => commands::sim::run(a),
+        Command::Link(a) => commands::link::run(a),
         Command::Action(a) => commands::action::run(a),
     };
     match result {

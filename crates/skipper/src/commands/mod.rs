@@ -1,6 +1,7 @@
 //! The subcommands, one module each.
 
 pub mod action;
+pub mod link;
 pub mod mission;
 pub mod replay;
 pub mod report;

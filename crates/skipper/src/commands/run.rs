@@ -228,6 +228,12 @@ pub fn run(args: RunArgs) -> Result<u8, Failure> {
         None => None,
     };
     runner.add_observer(Box::new(Progress::new(args.until.map(|d| d.as_secs_f64()))));
+    if soar {
+        // send-message to `say`: espeak-ng when installed, off the cycle
+        runner.add_observer(Box::new(crate::speech::SpeechObserver::new(
+            crate::speech::Speaker::new(),
+        )));
+    }
     let control = runner.control();
     // A second Ctrl-C while the first is being handled ends the process at once.
     let _ = ctrlc::set_handler(move || {

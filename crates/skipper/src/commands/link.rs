@@ -1,0 +1,273 @@
+//! `skipper link serve`: the SPS input-link/output-link over TCP (JSON lines) for
+//! external agents, each driving its own robot of one world (see `docs/soar.md` for the
+//! protocol, and `crate::link_server` for how it runs).
+
+use crate::exit::{self, Failure};
+use crate::link_server::conn::Listener;
+use crate::link_server::{Gate, Hub, HubConfig, ServerPort};
+use crate::progress::Progress;
+use crate::runlog::{self, RunLog};
+use crate::speech::{Speaker, SpeechObserver};
+use crate::vehicles::{self, VehicleChoice};
+use clap::{Args, Subcommand};
+use skipper_core::time::parse_duration;
+use skipper_core::{RunConfig, RunOutcome, Runner};
+use skipper_link::{Link, LinkConfig, LinkController, PostOffice};
+use std::io::Write;
+use std::net::{SocketAddr, TcpListener};
+use std::path::PathBuf;
+use std::time::Duration;
+
+/// The default address of `skipper link serve`.
+pub const DEFAULT_LISTEN: &str = "127.0.0.1:12100";
+
+/// `skipper link ...`
+#[derive(Debug, Args)]
+pub struct LinkArgs {
+    #[command(subcommand)]
+    pub command: LinkCommand,
+}
+
+/// What to do with the link.
+#[derive(Debug, Subcommand)]
+pub enum LinkCommand {
+    /// Serve the SPS input-link/output-link over TCP (JSON lines) to external agents, one
+    /// robot each, in one world.
+    #[command(after_help = "Examples:
+  skipper link serve --world examples/worlds/soar-tour.world
+      then, in another shell:
+  skipper-soar-bridge examples/soar/waypoint-tour.soar --connect 127.0.0.1:12100
+  skipper link serve --world examples/worlds/soar-patrol.world --agents 2 --until 5m --log patrol.mcap
+      two agents (robot1, robot2); the clock starts when both are connected
+  skipper link serve --realtime --listen 127.0.0.1:0
+      paced by the wall clock, on a free port (printed at start)
+
+The protocol (JSON lines, one object per line; docs/soar.md): the agent says
+{\"type\":\"hello\",\"robot\":\"robot1\"} (robot optional), gets {\"type\":\"welcome\",...} and
+its whole input-link as a first {\"type\":\"input\",...}, then sends one
+{\"type\":\"step\",...} per decision cycle and gets one input per step.
+
+By default time is simulated and lock-step: each cycle waits for every connected agent's
+step (up to --silence), and the clock holds while no agent is connected. An agent that
+disconnects, halts, goes silent or sends garbage has its robot stopped; garbage also
+gets an error line and the connection is closed. The run ends when every agent that
+connected has halted (exit status 0), at --until, or on Ctrl-C (130).")]
+    Serve(ServeArgs),
+}
+
+/// Options of `skipper link serve`.
+#[derive(Debug, Args)]
+pub struct ServeArgs {
+    /// Address to listen on (port 0: a free port; the address is printed at start).
+    #[arg(long, value_name = "ADDR", default_value = DEFAULT_LISTEN)]
+    pub listen: SocketAddr,
+    /// Allow listening on an address other than loopback (the link has no
+    /// authentication: anyone who reaches it can drive the robots).
+    #[arg(long)]
+    pub allow_remote: bool,
+    /// World: a Skipper world file (*.world) or a MobileSim/ARIA map (*.map); default: an
+    /// empty 25 m x 25 m room with one robot.
+    #[arg(long, value_name = "W")]
+    pub world: Option<PathBuf>,
+    /// The vehicle: `sim`, `p2os://HOST:PORT` or a serial device (real robots run in real
+    /// time).
+    #[arg(
+        long,
+        default_value = "sim",
+        value_name = "sim|p2os://HOST:PORT|/dev/ttyS0"
+    )]
+    pub vehicle: VehicleChoice,
+    /// Fill the world with this many robots (one per agent).
+    #[arg(long, value_name = "N")]
+    pub robots: Option<usize>,
+    /// Wait for this many agents before the clock starts (and before the run may end).
+    #[arg(long, default_value_t = 1, value_name = "N")]
+    pub agents: usize,
+    /// Stop a robot whose agent sent nothing for this long (`500ms`, `2s`).
+    #[arg(long, default_value = "2s", value_parser = parse_duration, value_name = "DURATION")]
+    pub silence: Duration,
+    /// Seed for every random number of a simulated run.
+    #[arg(long, default_value_t = 0, value_name = "N")]
+    pub seed: u64,
+    /// Stop after this much simulated time: `600`, `90s`, `10m`, `4h`.
+    #[arg(long, value_parser = parse_duration, value_name = "DURATION")]
+    pub until: Option<Duration>,
+    /// Pace the run by the wall clock; agents are polled instead of waited for.
+    #[arg(long)]
+    pub realtime: bool,
+    /// With --realtime: run this many times faster than real time.
+    #[arg(long, default_value_t = 1.0, value_name = "FACTOR")]
+    pub speed: f64,
+    /// Cycle rate in Hz (default 20: one decision cycle per 50 ms).
+    #[arg(long, default_value_t = 20.0, value_name = "HZ")]
+    pub rate: f64,
+    /// Where to write the run log (default: runs/link-<UTC time>.mcap).
+    #[arg(long, value_name = "PATH.mcap")]
+    pub log: Option<PathBuf>,
+    /// Do not write a run log.
+    #[arg(long, conflicts_with = "log")]
+    pub no_log: bool,
+    /// Write the run's summary as one JSON object to this file.
+    #[arg(long, value_name = "PATH")]
+    pub summary_json: Option<PathBuf>,
+}
+
+/// Run it; returns the exit status.
+pub fn run(args: LinkArgs) -> Result<u8, Failure> {
+    match args.command {
+        LinkCommand::Serve(a) => serve(a),
+    }
+}
+
+fn check(a: &ServeArgs) -> Result<(), Failure> {
+    if !a.listen.ip().is_loopback() && !a.allow_remote {
+        return Err(Failure::bad_input(format!(
+            "--listen {}: the link has no authentication, so it listens on loopback only; add --allow-remote to listen on {}",
+            a.listen,
+            a.listen.ip()
+        )));
+    }
+    if !(a.rate.is_finite() && a.rate > 0.0 && a.rate <= 1000.0) {
+        return Err(Failure::bad_input(format!(
+            "--rate must be between 0 and 1000 Hz, not {}",
+            a.rate
+        )));
+    }
+    if !(a.speed.is_finite() && a.speed > 0.0) {
+        return Err(Failure::bad_input(format!(
+            "--speed must be a positive factor, not {}",
+            a.speed
+        )));
+    }
+    if a.silence.is_zero() {
+        return Err(Failure::bad_input("--silence must be longer than 0"));
+    }
+    Ok(())
+}
+
+fn serve(a: ServeArgs) -> Result<u8, Failure> {
+    check(&a)?;
+    if !a.listen.ip().is_loopback() {
+        eprintln!(
+            "warning: serving the SPS link on {} — anyone who can reach it can drive the robots",
+            a.listen.ip()
+        );
+    }
+    let world = vehicles::build(&a.vehicle, a.world.as_deref(), a.robots, a.seed)?;
+    let names: Vec<String> = (0..world.len())
+        .filter_map(|i| world.vehicle(i).map(|v| v.info().name.clone()))
+        .collect();
+    let realtime = a.realtime || !matches!(a.vehicle, VehicleChoice::Sim);
+    let period = Duration::from_secs_f64(1.0 / a.rate);
+    let post = PostOffice::new();
+    let hub = Hub::new(
+        &names,
+        post.clone(),
+        HubConfig {
+            lockstep: !realtime,
+            silence: a.silence,
+            agents: a.agents,
+            period,
+        },
+    );
+    let listener = TcpListener::bind(a.listen)
+        .map_err(|e| Failure::failed(format!("cannot listen on {}: {e}", a.listen)))?;
+    let addr = listener
+        .local_addr()
+        .map_err(|e| Failure::failed(format!("cannot listen on {}: {e}", a.listen)))?;
+
+    let config = RunConfig {
+        period,
+        until: a.until,
+        realtime,
+        speed: a.speed,
+    };
+    let mut runner = Runner::new(world, config);
+    for (i, name) in names.iter().enumerate() {
+        let link = Link::new(LinkConfig::new(name.clone())).with_post_office(post.clone());
+        let port = ServerPort::new(hub.clone(), i);
+        let c = LinkController::new(format!("link:{name}"), link, port).serving();
+        runner.set_controller(i, Box::new(c));
+    }
+    let control = runner.control();
+    let log_path = (!a.no_log).then(|| {
+        a.log
+            .clone()
+            .unwrap_or_else(|| runlog::default_path("link"))
+    });
+    let log_status = match &log_path {
+        Some(p) => {
+            let (log, status) =
+                RunLog::create(p).map_err(|e| Failure::bad_input(format!("{e:#}")))?;
+            runner.add_observer(Box::new(log));
+            Some(status)
+        }
+        None => None,
+    };
+    runner.add_observer(Box::new(Progress::new(a.until.map(|d| d.as_secs_f64()))));
+    runner.add_observer(Box::new(SpeechObserver::new(Speaker::new())));
+    if !realtime {
+        // last, so the cycle is logged before the clock holds
+        runner.add_observer(Box::new(Gate::new(hub.clone(), control.clone())));
+    }
+    let c2 = control.clone();
+    let _ = ctrlc::set_handler(move || {
+        if c2.stop_requested() {
+            std::process::exit(i32::from(exit::INTERRUPTED));
+        }
+        c2.request_stop();
+    });
+
+    let server = Listener::start(listener, hub.clone())
+        .map_err(|e| Failure::failed(format!("cannot serve on {addr}: {e}")))?;
+    println!(
+        "skipper link serve: listening on {addr} (robots: {}; {})",
+        names.join(", "),
+        if realtime {
+            "real time"
+        } else {
+            "simulated time, lock-step"
+        }
+    );
+    let _ = std::io::stdout().flush();
+    if a.agents > 0 {
+        eprintln!(
+            "waiting for {} agent{} to connect",
+            a.agents,
+            if a.agents == 1 { "" } else { "s" }
+        );
+    }
+    let report = if hub.wait_for_agents(a.agents, &control) {
+        Some(runner.run())
+    } else {
+        None
+    };
+    hub.close();
+    server.stop();
+    let Some(report) = report else {
+        return Ok(exit::INTERRUPTED);
+    };
+
+    if let Some(status) = &log_status {
+        if let Some(e) = status.lock().ok().and_then(|s| s.error.clone()) {
+            eprintln!("warning: {e}");
+        }
+    }
+    print!(
+        "{}",
+        crate::summary::render(&report, "link", names.len(), log_path.as_deref())
+    );
+    if let Some(p) = &a.summary_json {
+        let text = serde_json::to_string_pretty(&report.summary_json(true)).unwrap_or_default();
+        std::fs::write(p, text + "\n")
+            .map_err(|e| Failure::failed(format!("cannot write {}: {e}", p.display())))?;
+    }
+    Ok(match &report.outcome {
+        RunOutcome::Finished | RunOutcome::TimeLimit => 0,
+        RunOutcome::Aborted(r) | RunOutcome::Failed(r) => {
+            eprintln!("error: the run failed: {r}");
+            exit::FAILED
+        }
+        RunOutcome::Interrupted => exit::INTERRUPTED,
+    })
+}

@@ -1,0 +1,260 @@
+//! Speech: what robots `say` (a Soar agent's `send-message` to `say`) is spoken aloud
+//! with `espeak-ng` when it is installed, and otherwise only logged as speech (the run
+//! log's `speech` events are written either way, by the vehicle).
+//!
+//! Speaking never holds up a cycle: [`Speaker::say`] hands the text to a speaker thread
+//! through a short queue and returns; the thread runs `espeak-ng` once per utterance,
+//! one after the other. When the queue is full (a robot talks faster than it can be
+//! spoken) the text is dropped and counted. An utterance that takes longer than
+//! [`MAX_UTTERANCE`] is cut.
+
+use skipper_core::runner::CycleView;
+use skipper_core::Observer;
+use std::ffi::OsString;
+use std::process::{Command, Stdio};
+use std::sync::mpsc::{sync_channel, Receiver, SyncSender, TrySendError};
+use std::thread::JoinHandle;
+use std::time::{Duration, Instant};
+
+/// The program that speaks.
+pub const ESPEAK: &str = "espeak-ng";
+/// Utterances waiting to be spoken before new ones are dropped.
+pub const QUEUE: usize = 8;
+/// The longest an utterance may take.
+pub const MAX_UTTERANCE: Duration = Duration::from_secs(30);
+
+/// What the speaker did.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct SpeechStats {
+    /// spoken by espeak-ng
+    pub spoken: u64,
+    /// only logged (espeak-ng is not installed, or failed)
+    pub logged: u64,
+    /// dropped because the queue was full
+    pub dropped: u64,
+}
+
+/// Speaks off the cycle.
+pub struct Speaker {
+    queue: Option<SyncSender<(String, String)>>,
+    thread: Option<JoinHandle<SpeechStats>>,
+    dropped: u64,
+}
+
+impl Speaker {
+    /// A speaker using `espeak-ng` from the PATH.
+    pub fn new() -> Self {
+        Self::with_program(ESPEAK)
+    }
+
+    /// A speaker using `program` (called as `program -- TEXT`).
+    pub fn with_program(program: impl Into<OsString>) -> Self {
+        let program = program.into();
+        let (tx, rx) = sync_channel::<(String, String)>(QUEUE);
+        let thread = std::thread::Builder::new()
+            .name("speech".into())
+            .spawn(move || speak_all(&program, rx))
+            .ok();
+        Self {
+            queue: thread.as_ref().map(|_| tx),
+            thread,
+            dropped: 0,
+        }
+    }
+
+    /// Speak `text` for `robot`, without waiting.
+    pub fn say(&mut self, robot: &str, text: &str) {
+        let Some(q) = &self.queue else {
+            tracing::info!(robot, "says: {text}");
+            return;
+        };
+        match q.try_send((robot.to_string(), text.to_string())) {
+            Ok(()) => {}
+            Err(TrySendError::Full(_)) | Err(TrySendError::Disconnected(_)) => {
+                self.dropped += 1;
+                tracing::warn!(robot, "speech queue full: not speaking `{text}`");
+            }
+        }
+    }
+
+    /// Let what is queued be spoken, then stop; returns what was done.
+    pub fn finish(&mut self) -> SpeechStats {
+        self.queue = None;
+        let mut stats = self
+            .thread
+            .take()
+            .and_then(|t| t.join().ok())
+            .unwrap_or_default();
+        stats.dropped += self.dropped;
+        stats
+    }
+}
+
+impl Default for Speaker {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl Drop for Speaker {
+    fn drop(&mut self) {
+        self.finish();
+    }
+}
+
+fn speak_all(program: &OsString, rx: Receiver<(String, String)>) -> SpeechStats {
+    let mut stats = SpeechStats::default();
+    let mut installed = true;
+    for (robot, text) in rx {
+        if installed {
+            match speak(program, &text) {
+                Ok(()) => {
+                    stats.spoken += 1;
+                    continue;
+                }
+                Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                    installed = false;
+                    tracing::info!(
+                        "{} is not installed: speech is only logged",
+                        program.to_string_lossy()
+                    );
+                }
+                Err(e) => tracing::warn!("{}: {e}", program.to_string_lossy()),
+            }
+        }
+        tracing::info!(robot = %robot, "says: {text}");
+        stats.logged += 1;
+    }
+    stats
+}
+
+fn speak(program: &OsString, text: &str) -> std::io::Result<()> {
+    let mut child = Command::new(program)
+        .arg("--")
+        .arg(text)
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()?;
+    let start = Instant::now();
+    loop {
+        if let Some(status) = child.try_wait()? {
+            return if status.success() {
+                Ok(())
+            } else {
+                Err(std::io::Error::other(format!("exited with {status}")))
+            };
+        }
+        if start.elapsed() > MAX_UTTERANCE {
+            let _ = child.kill();
+            let _ = child.wait();
+            return Err(std::io::Error::other("took too long; cut"));
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    }
+}
+
+/// Speaks what each robot says, as a run observer.
+pub struct SpeechObserver {
+    speaker: Speaker,
+}
+
+impl SpeechObserver {
+    /// An observer speaking through `speaker`.
+    pub fn new(speaker: Speaker) -> Self {
+        Self { speaker }
+    }
+}
+
+impl Observer for SpeechObserver {
+    fn on_cycle(&mut self, view: &CycleView<'_>) {
+        for (i, a) in view.actuation.iter().enumerate() {
+            if let Some(text) = &a.say {
+                let name = view.world.vehicle(i).map(|v| v.info().name.as_str());
+                self.speaker.say(name.unwrap_or("robot"), text);
+            }
+        }
+    }
+
+    fn on_end(&mut self, _world: &dyn skipper_core::World, _report: &skipper_core::RunReport) {
+        let s = self.speaker.finish();
+        if s.spoken + s.logged + s.dropped > 0 {
+            tracing::info!(
+                spoken = s.spoken,
+                logged = s.logged,
+                dropped = s.dropped,
+                "speech"
+            );
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::os::unix::fs::PermissionsExt;
+
+    fn fake(dir: &std::path::Path, body: &str) -> std::path::PathBuf {
+        let p = dir.join("espeak-ng");
+        std::fs::write(&p, format!("#!/bin/sh\n{body}\n")).unwrap();
+        std::fs::set_permissions(&p, std::fs::Permissions::from_mode(0o755)).unwrap();
+        p
+    }
+
+    #[test]
+    fn without_espeak_the_text_is_logged() {
+        let mut s = Speaker::with_program("/nonexistent/skipper-test/espeak-ng");
+        s.say("robot1", "hello world");
+        s.say("robot1", "again");
+        let st = s.finish();
+        assert_eq!(
+            st,
+            SpeechStats {
+                spoken: 0,
+                logged: 2,
+                dropped: 0
+            }
+        );
+    }
+
+    #[test]
+    fn espeak_is_called_with_the_words() {
+        let dir = tempfile::tempdir().unwrap();
+        let out = dir.path().join("said.txt");
+        let p = fake(
+            dir.path(),
+            &format!(
+                "printf '%s|' \"$@\" >> {}\necho >> {}",
+                out.display(),
+                out.display()
+            ),
+        );
+        let mut s = Speaker::with_program(p.as_os_str());
+        s.say("robot1", "tour complete");
+        s.say("robot2", "-not an option");
+        let st = s.finish();
+        assert_eq!(st.spoken, 2, "{st:?}");
+        let said = std::fs::read_to_string(&out).unwrap();
+        assert_eq!(said, "--|tour complete|\n--|-not an option|\n");
+    }
+
+    #[test]
+    fn a_slow_espeak_never_holds_up_the_caller() {
+        // espeak-ng waits until the test lets it go: every say() still returns, and
+        // what does not fit in the queue is dropped
+        let dir = tempfile::tempdir().unwrap();
+        let gate = dir.path().join("go");
+        let p = fake(
+            dir.path(),
+            &format!("while [ ! -e {} ]; do sleep 0.01; done", gate.display()),
+        );
+        let mut s = Speaker::with_program(p.as_os_str());
+        for k in 0..(QUEUE + 20) {
+            s.say("robot1", &format!("utterance {k}"));
+        }
+        std::fs::write(&gate, "").unwrap();
+        let st = s.finish();
+        assert!(st.dropped >= 19, "{st:?}");
+        assert_eq!(st.spoken + st.dropped, (QUEUE + 20) as u64, "{st:?}");
+    }
+}
