@@ -333,7 +333,11 @@ impl Controller for GoalRunner {
         if inner.is_none() && goal.is_none() {
             return None;
         }
-        Some(serde_json::json!({"inner": inner, "goal": goal}))
+        // where the active goal is, so that views can draw it
+        let target = self
+            .active
+            .map(|g| serde_json::json!({"id": g.id, "x": g.x, "y": g.y, "tolerance": g.tolerance}));
+        Some(serde_json::json!({"inner": inner, "goal": goal, "target": target}))
     }
 
     fn summary(&self, out: &mut serde_json::Map<String, serde_json::Value>) {
@@ -385,6 +389,23 @@ mod tests {
         }
         let (all, _) = h.statuses_since(0);
         assert_eq!(all.first(), Some(&GoalStatus::Pending { id }));
+    }
+
+    #[test]
+    fn the_state_shows_where_the_active_goal_is() {
+        let (mut g, h) = GoalRunner::new(None);
+        assert!(g.state().is_none());
+        g.active = Some(Goto {
+            id: 7,
+            x: 1.5,
+            y: -2.0,
+            tolerance: 0.2,
+        });
+        h.goto(1.5, -2.0, 0.2);
+        let s = g.state().unwrap();
+        assert_eq!(s["target"]["x"], 1.5);
+        assert_eq!(s["target"]["y"], -2.0);
+        assert_eq!(s["target"]["tolerance"], 0.2);
     }
 
     #[test]
