@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# Goal round trip over ROS 1 on loopback, side by side: the same Python SimpleActionClient
+# against Skipper's SimpleActionServer (goal callback) and rospy's (goal callback and
+# execute callback). Not part of CI (it takes about a minute); numbers go in docs/actionlib.md.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+root="$PWD"
+ROS_PY=/usr/bin/python3
+GOALS="${GOALS:-1000}"
+cargo build --release -q -p skipper-actionlib --examples
+examples="${CARGO_TARGET_DIR:-$root/target}/release/examples"
+tmp="$(mktemp -d)"
+pids=()
+cleanup() {
+  # newest first; roscore stops its master and rosout itself on SIGINT
+  for ((i = ${#pids[@]} - 1; i >= 0; i--)); do kill -INT "${pids[i]}" 2>/dev/null || true; done
+  for _ in $(seq 50); do
+    alive=0
+    for p in "${pids[@]}"; do kill -0 "$p" 2>/dev/null && alive=1; done
+    [ "$alive" = 0 ] && break
+    sleep 0.2
+  done
+  for p in "${pids[@]}"; do kill -KILL "$p" 2>/dev/null || true; done
+  rm -rf "$tmp"
+}
+trap cleanup EXIT
+port="$($ROS_PY -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
+export ROS_MASTER_URI="http://127.0.0.1:$port" ROS_IP=127.0.0.1 ROS_HOME="$tmp/home"
+roscore -p "$port" >"$tmp/roscore.log" 2>&1 &
+pids+=($!)
+for _ in $(seq 100); do
+  $ROS_PY -c "import xmlrpc.client as x; x.ServerProxy('$ROS_MASTER_URI').getUri('/probe')" 2>/dev/null && break
+  sleep 0.2
+done
+"$examples/reference_servers" /skipper_bench >"$tmp/skipper.log" 2>&1 &
+skipper=$!
+pids+=($skipper)
+$ROS_PY scripts/ros/py_bench_server.py /py_goal_cb goal_cb >"$tmp/py1.log" 2>&1 &
+py1=$!
+pids+=($py1)
+$ROS_PY scripts/ros/py_bench_server.py /py_execute_cb execute_cb >"$tmp/py2.log" 2>&1 &
+py2=$!
+pids+=($py2)
+sleep 3
+$ROS_PY scripts/ros/bench.py "skipper (goal callback)" /bench_simple "$skipper" "$GOALS"
+$ROS_PY scripts/ros/bench.py "rospy (goal callback)" /py_goal_cb "$py1" "$GOALS"
+$ROS_PY scripts/ros/bench.py "rospy (execute callback)" /py_execute_cb "$py2" "$GOALS"

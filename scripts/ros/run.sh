@@ -1,0 +1,95 @@
+#!/usr/bin/env bash
+# ROS 1 interop: Debian's roscore and Python actionlib against Skipper, on 127.0.0.1.
+#  1. the real Python SimpleActionClient / ActionClient against Skipper's servers: the
+#     reference's scenarios 1-4, the behaviours observed on real ROS, a bounded stress test;
+#  2. Skipper's clients against rospy's SimpleActionServer and ActionServer;
+#  3. `skipper run --ros`: a goto goal with `skipper action send`, and `rosnode info`,
+#     `rostopic info` / `rostopic echo` on Skipper's node.
+# Every process it starts is stopped by the trap. Needs scripts/ros/install.sh.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+root="$PWD"
+: "${SKIPPER_BIN:=$root/target/release/skipper}"
+ROS_PY=/usr/bin/python3   # Debian's interpreter: it sees rospy (a venv does not)
+STRESS_SECONDS="${STRESS_SECONDS:-10}"
+if ! command -v roscore >/dev/null 2>&1; then
+  echo "roscore is not installed: run scripts/ros/install.sh" >&2
+  exit 1
+fi
+cargo build --release -q -p skipper-actionlib --examples
+examples="${CARGO_TARGET_DIR:-$root/target}/release/examples"
+
+tmp="$(mktemp -d)"
+pids=()
+cleanup() {
+  # newest first; roscore stops its master and rosout itself on SIGINT
+  for ((i = ${#pids[@]} - 1; i >= 0; i--)); do kill -INT "${pids[i]}" 2>/dev/null || true; done
+  for _ in $(seq 50); do
+    alive=0
+    for p in "${pids[@]}"; do kill -0 "$p" 2>/dev/null && alive=1; done
+    [ "$alive" = 0 ] && break
+    sleep 0.2
+  done
+  for p in "${pids[@]}"; do kill -KILL "$p" 2>/dev/null || true; done
+  rm -rf "$tmp"
+}
+trap cleanup EXIT
+fail() { echo "FAIL $*"; for f in "$tmp"/*.log; do echo "--- $f"; tail -20 "$f"; done; exit 1; }
+checks=0
+ok() { checks=$((checks + 1)); echo "ok   $*"; }
+
+port="$($ROS_PY -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
+export ROS_MASTER_URI="http://127.0.0.1:$port" ROS_IP=127.0.0.1 ROS_HOME="$tmp/home"
+roscore -p "$port" >"$tmp/roscore.log" 2>&1 &
+pids+=($!)
+for _ in $(seq 100); do
+  $ROS_PY -c "import xmlrpc.client as x; x.ServerProxy('$ROS_MASTER_URI').getUri('/probe')" 2>/dev/null && break
+  sleep 0.2
+done
+ok "roscore on $ROS_MASTER_URI"
+
+echo "== 1. Python actionlib clients against Skipper's servers"
+"$examples/reference_servers" >"$tmp/reference_servers.log" 2>&1 &
+pids+=($!)
+$ROS_PY scripts/ros/clients.py "$STRESS_SECONDS" 2>"$tmp/clients.err" || fail "Python clients against Skipper's servers"
+
+echo "== 2. Skipper's clients against rospy's servers"
+$ROS_PY scripts/ros/py_servers.py >"$tmp/py_servers.log" 2>&1 &
+pids+=($!)
+for _ in $(seq 100); do grep -q "python servers ready" "$tmp/py_servers.log" && break; sleep 0.2; done
+"$examples/reference_client" /py || fail "Skipper's clients against rospy's servers"
+
+echo "== 3. skipper run --ros"
+"$SKIPPER_BIN" run --ros --no-log >"$tmp/run.log" 2>&1 &
+pids+=($!)
+"$SKIPPER_BIN" action send /robot1/goto x=1 y=0.5 --wait 20s >"$tmp/send.log" 2>&1 || fail "skipper action send"
+grep -q "feedback: GotoFeedback" "$tmp/send.log" || fail "no feedback printed"
+grep -q "SUCCEEDED: reached" "$tmp/send.log" || fail "goto did not succeed"
+ok "skipper action send /robot1/goto x=1 y=0.5: feedback, SUCCEEDED"
+info="$(timeout 20 rosnode info /skipper 2>&1)" || fail "rosnode info: $info"
+# (a subscription's type shows only while someone publishes it, so those are checked by name)
+for want in "/robot1/goto/status [actionlib_msgs/GoalStatusArray]" "/robot1/goto/result [skipper_msgs/GotoActionResult]" \
+            "/robot1/pose [geometry_msgs/PoseStamped]" "/robot1/odom [nav_msgs/Odometry]" " * /robot1/goto/goal" \
+            " * /robot1/goto/cancel" " * /robot1/cmd_vel" "Pid:"; do
+  grep -qF "$want" <<<"$info" || fail "rosnode info lacks $want"
+done
+ok "rosnode info /skipper lists publications, subscriptions and the pid"
+echo_pose="$(timeout 20 rostopic echo -n 1 /robot1/pose 2>&1)" || fail "rostopic echo pose: $echo_pose"
+grep -q 'frame_id: "odom"' <<<"$echo_pose" || fail "pose: $echo_pose"
+ok "rostopic echo /robot1/pose"
+echo_odom="$(timeout 20 rostopic echo -n 1 /robot1/odom 2>&1)" || fail "rostopic echo odom"
+grep -q 'child_frame_id: "base_link"' <<<"$echo_odom" || fail "odom: $echo_odom"
+ok "rostopic echo /robot1/odom"
+echo_status="$(timeout 20 rostopic echo -n 1 /robot1/goto/status 2>&1)" || fail "rostopic echo status"
+grep -q 'text: "reached"' <<<"$echo_status" || fail "status: $echo_status"
+ok "rostopic echo /robot1/goto/status (the finished goal, latched)"
+hz="$(timeout 8 rostopic hz -w 5 /robot1/goto/status 2>&1 | grep -m1 "average rate" || true)"
+grep -q "average rate" <<<"$hz" || fail "rostopic hz status: $hz"
+ok "rostopic hz /robot1/goto/status: $hz"
+timeout 10 rostopic pub -r 10 /robot1/cmd_vel geometry_msgs/Twist '{linear: {x: 0.3}, angular: {z: 0.2}}' >/dev/null 2>&1 &
+pids+=($!)
+sleep 3
+tw="$(timeout 20 rostopic echo -n 1 /robot1/odom/twist/twist/linear/x 2>&1)" || fail "echo twist"
+grep -q "0.3" <<<"$tw" || fail "cmd_vel not obeyed: $tw"
+ok "rostopic pub /robot1/cmd_vel drives the robot"
+echo "$checks passed, 0 failed"
