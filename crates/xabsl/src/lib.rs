@@ -30,6 +30,8 @@ pub mod define;
 pub mod diag;
 pub mod doc;
 pub mod engine;
+#[doc(hidden)]
+pub mod fuzzing;
 pub mod ic;
 pub mod lexer;
 pub mod loader;

@@ -188,3 +188,66 @@ fn binding_errors_have_positions() {
         "{err}"
     );
 }
+
+#[test]
+fn robots_of_one_run_share_a_capacity_state_through_the_team_bus() {
+    let mut files = MemLoader::new();
+    files
+        .add(
+            "agents.xabsl",
+            "include \"s.xabsl\";\ninclude \"team.xabsl\";\nagent p(\"P\", team);\n",
+        )
+        .add("s.xabsl", "namespace s(\"S\") { bool input cam.seen; float output role; }")
+        .add(
+            "team.xabsl",
+            "option team {\n initial state support { decision { if (cam.seen) goto striker; else stay; } action { role = 0; } }\n state striker capacity 1 { decision { if (!cam.seen || conflict) goto support; else stay; } action { role = 1; } }\n}\n",
+        );
+    let c = compile("agents.xabsl", &files);
+    assert!(!c.diagnostics.has_errors(), "{}", c.render());
+    let program = Arc::new(c.program);
+    let bus = skipper_xabsl::robot::TeamBus::new(2);
+    let mut robots: Vec<XabslController> = (0..2)
+        .map(|i| {
+            let mut r = XabslController::new(program.clone(), None).unwrap();
+            r.join_team(bus.clone(), i);
+            r
+        })
+        .collect();
+    let mut signals = Signals::new();
+    let seen = signals.declare("cam.seen", None);
+    let info = VehicleInfo {
+        name: "p".into(),
+        kind: VehicleKind::Ground,
+        model: "test".into(),
+    };
+    for r in robots.iter_mut() {
+        r.start(&info, &signals).unwrap();
+    }
+    let mut strikers = Vec::new();
+    for k in 0..30u64 {
+        let now = Duration::from_millis(100 * k);
+        signals.begin_cycle();
+        signals.set_bool(seen, true, now);
+        let mut who = Vec::new();
+        for r in robots.iter_mut() {
+            let mut act = Actuation::default();
+            let mut events = Events::new();
+            let mut cycle = Cycle {
+                now,
+                dt: Duration::from_millis(100),
+                cycle: k + 1,
+                robot: 0,
+                vehicle: &info,
+                signals: &signals,
+                actuation: &mut act,
+                events: &mut events,
+            };
+            r.step(&mut cycle).unwrap();
+            let team = r.engine().program().option("team").unwrap();
+            who.push(r.engine().active_state(team) == 1);
+        }
+        assert!(!(who[0] && who[1]), "both strikers at cycle {k}");
+        strikers.push(who);
+    }
+    assert!(strikers[29].iter().any(|&x| x), "nobody took the state");
+}

@@ -22,6 +22,8 @@ use std::time::Duration;
   skipper run --soar examples/soar/waypoint-tour.soar --until 5m
   skipper run --soar examples/soar/dispatcher.soar --soar examples/soar/patrol.soar
   skipper run --world examples/worlds/office.world --serve 127.0.0.1:8088   watch and steer it in a browser
+  skipper run examples/xabsl/soccer/agents.xabsl --world examples/worlds/soccer.world
+                                                          an XABSL agent pushes the ball into the goal
   skipper run examples/missions/test_mission.lua --summary-json out.json
                                                           fly the spec's mission on the simulated AUV
   skipper run --ros --no-log                              a ROS 1 node: send goals with `skipper action send /robot1/goto x=2 y=1`

@@ -120,12 +120,17 @@ impl ControllerChoice {
 }
 
 /// One XABSL controller per robot, each with its own engine (the agents file and its
-/// binding file, `AGENTS.binding` beside it, are read once per robot).
+/// binding file, `AGENTS.binding` beside it, are read once per robot); the robots are a
+/// team, exchanging team messages for cooperative states.
 fn build_xabsl(p: &Path, world: &dyn World) -> Result<Assignments, Failure> {
     let mut v: Assignments = Vec::new();
+    let bus = skipper_xabsl::robot::TeamBus::new(world.len());
     for i in 0..world.len() {
         match skipper_xabsl::robot::load_controller(p) {
-            Ok(c) => v.push((i, Box::new(c) as Box<dyn Controller>)),
+            Ok(mut c) => {
+                c.join_team(bus.clone(), i);
+                v.push((i, Box::new(c) as Box<dyn Controller>))
+            }
             Err(skipper_xabsl::Error::Compile(text)) => {
                 eprint!("{text}");
                 if !text.ends_with('\n') {

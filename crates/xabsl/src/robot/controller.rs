@@ -7,7 +7,7 @@
 use super::binding::{Actuation as ActSpec, BindingFile};
 use crate::ast::{BinOp, Expr};
 use crate::diag::{Diagnostic, Diagnostics};
-use crate::engine::{Engine, RuntimeProblem};
+use crate::engine::{Engine, RuntimeProblem, TeamMessage};
 use crate::model::{Program, SymbolKind, Type};
 use crate::source::{SourceFile, SourceMap, Span};
 use crate::Error;
@@ -16,7 +16,7 @@ use skipper_core::{
     Controller, ControllerError, Cycle, Drive, GripperCommand, SignalId, Signals, Status, Value,
     VehicleInfo,
 };
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 
 /// Functions of binding expressions.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -269,6 +269,32 @@ pub struct XabslController {
     ran_before: Vec<bool>,
     cycles: u64,
     finished: bool,
+    team: Option<(TeamBus, usize)>,
+}
+
+/// The team messages of agents running in one process (the robots of one run): each
+/// agent posts its message after its cycle and reads its team-mates' messages of the
+/// previous cycle, so the order the robots step in does not matter.
+#[derive(Clone, Default)]
+pub struct TeamBus {
+    slots: Arc<Mutex<Vec<TeamSlot>>>,
+}
+
+#[derive(Clone, Default)]
+struct TeamSlot {
+    /// the cycle `current` was written in
+    cycle: u64,
+    current: TeamMessage,
+    previous: TeamMessage,
+}
+
+impl TeamBus {
+    /// A bus for `n` agents.
+    pub fn new(n: usize) -> Self {
+        Self {
+            slots: Arc::new(Mutex::new(vec![TeamSlot::default(); n])),
+        }
+    }
 }
 
 /// Compiles binding expressions.
@@ -605,7 +631,17 @@ impl XabslController {
             ran_before: vec![false; n_bb],
             cycles: 0,
             finished: false,
+            team: None,
         })
+    }
+
+    /// Join a team: agent `index` of the bus, exchanging team messages with the others
+    /// (for capacity and synchronized states). The index is also the agent's priority;
+    /// a message takes one cycle to arrive.
+    pub fn join_team(&mut self, bus: TeamBus, index: usize) {
+        self.engine.set_agent_priority(index as i32);
+        self.engine.set_synchronization_ticks(1);
+        self.team = Some((bus, index));
     }
 
     /// The engine.
@@ -720,7 +756,34 @@ impl Controller for XabslController {
             let sym = b.symbol;
             self.engine.set_input(sym, v);
         }
+        // team messages of the previous cycle (a lone agent prepares too: its
+        // synchronized states are entered after one tick, as with team-mates)
+        self.engine.prepare_incoming_messages();
+        if let Some((bus, me)) = &self.team {
+            if let Ok(slots) = bus.slots.lock() {
+                for (i, s) in slots.iter().enumerate() {
+                    if i == *me {
+                        continue;
+                    }
+                    let m = if s.cycle == self.cycles {
+                        &s.previous
+                    } else {
+                        &s.current
+                    };
+                    self.engine.process_incoming_message(m);
+                }
+            }
+        }
         self.engine.execute(now);
+        if let Some((bus, me)) = &self.team {
+            if let Ok(mut slots) = bus.slots.lock() {
+                if let Some(s) = slots.get_mut(*me) {
+                    s.previous = std::mem::take(&mut s.current);
+                    s.cycle = self.cycles;
+                    self.engine.generate_outgoing_message(&mut s.current);
+                }
+            }
+        }
         // basic behaviors → actuation
         let executed: Vec<usize> = self.engine.executed().iter().map(|e| e.behavior).collect();
         let mut ran_now = vec![false; self.ran_before.len()];

@@ -6,7 +6,7 @@ pub mod binding;
 mod controller;
 
 pub use binding::{parse_binding, BindingFile};
-pub use controller::XabslController;
+pub use controller::{TeamBus, XabslController};
 
 use crate::{compile_path, Error};
 use std::path::Path;
