@@ -19,6 +19,7 @@ pub mod error;
 pub mod msg;
 pub mod ros1;
 pub mod server;
+mod sync;
 pub mod time;
 pub mod transport;
 

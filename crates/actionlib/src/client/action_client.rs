@@ -8,10 +8,11 @@ use crate::msg::actionlib_msgs::{
     StatusCode,
 };
 use crate::msg::common::Header;
+use crate::sync::Signal;
 use crate::time::{Clock, Time};
 use crate::transport::ClientSink;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, Condvar, Mutex, MutexGuard, Weak};
+use std::sync::{Arc, Mutex, MutexGuard, Weak};
 use std::time::{Duration, Instant};
 
 /// Called on every CommState transition of a goal, with the state entered.
@@ -78,9 +79,9 @@ pub(crate) struct ClientShared<A: Action> {
     sink: Mutex<Option<Arc<dyn ClientSink<A>>>>,
     goals: Mutex<Vec<Weak<GoalShared<A>>>>,
     state: Mutex<ClientState>,
-    changed: Condvar,
+    changed: Signal,
     /// signalled whenever any goal changes state
-    goal_changed: Condvar,
+    goal_changed: Signal,
     goal_changed_lock: Mutex<u64>,
 }
 
@@ -115,8 +116,8 @@ impl<A: Action> ActionClient<A> {
                 sink: Mutex::new(None),
                 goals: Mutex::new(Vec::new()),
                 state: Mutex::new(ClientState { server: None }),
-                changed: Condvar::new(),
-                goal_changed: Condvar::new(),
+                changed: Signal::default(),
+                goal_changed: Signal::default(),
                 goal_changed_lock: Mutex::new(0),
             }),
         }
@@ -169,7 +170,7 @@ impl<A: Action> ActionClient<A> {
                 None => step,
             };
             let st = lock(&self.shared.state);
-            let _ = self.shared.changed.wait_timeout(st, wait);
+            drop(self.shared.changed.wait_timeout(st, wait));
         }
     }
 
@@ -294,7 +295,7 @@ impl<A: Action> ActionClient<A> {
     /// Wait until any goal of this client changes state or `timeout` passes.
     pub fn wait_any_change(&self, timeout: Duration) {
         let g = lock(&self.shared.goal_changed_lock);
-        let _ = self.shared.goal_changed.wait_timeout(g, timeout);
+        drop(self.shared.goal_changed.wait_timeout(g, timeout));
     }
 }
 

@@ -5,8 +5,9 @@
 use super::action_client::{ActionClient, ClientGoalHandle};
 use super::comm_state::CommState;
 use crate::msg::actionlib_msgs::{Action, StatusCode};
+use crate::sync::Signal;
 use crate::time::Time;
-use std::sync::{Arc, Condvar, Mutex, MutexGuard};
+use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
 /// SimpleGoalState (C-7).
@@ -40,7 +41,7 @@ struct Current<A: Action> {
 
 struct Shared<A: Action> {
     cur: Mutex<Current<A>>,
-    done: Condvar,
+    done: Signal,
 }
 
 /// A SimpleActionClient.
@@ -67,7 +68,7 @@ impl<A: Action> SimpleActionClient<A> {
                     serial: 0,
                     state: SimpleGoalState::Done,
                 }),
-                done: Condvar::new(),
+                done: Signal::default(),
             }),
         }
     }
@@ -162,10 +163,7 @@ impl<A: Action> SimpleActionClient<A> {
                 }
                 None => Duration::from_secs(1),
             };
-            c = match self.shared.done.wait_timeout(c, wait) {
-                Ok((g, _)) => g,
-                Err(p) => p.into_inner().0,
-            };
+            c = self.shared.done.wait_timeout(c, wait);
         }
         true
     }

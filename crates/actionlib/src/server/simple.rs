@@ -10,7 +10,8 @@ use super::action_server::ActionServer;
 use super::goal_handle::ServerGoalHandle;
 use crate::error::ActionError;
 use crate::msg::actionlib_msgs::{Action, StatusCode};
-use std::sync::{Arc, Condvar, Mutex, MutexGuard};
+use crate::sync::Signal;
+use std::sync::{Arc, Mutex, MutexGuard};
 use std::thread::JoinHandle;
 use std::time::Duration;
 
@@ -39,7 +40,7 @@ struct State<A: Action> {
 struct Shared<A: Action> {
     server: ActionServer<A>,
     state: Mutex<State<A>>,
-    wake: Condvar,
+    wake: Signal,
     goal_cb: Mutex<Option<Callback>>,
     preempt_cb: Mutex<Option<Callback>>,
     execute_cb: Option<ExecuteCallback<A>>,
@@ -101,7 +102,7 @@ impl<A: Action> SimpleActionServer<A> {
                 new_goal_preempt_request: false,
                 shutdown: false,
             }),
-            wake: Condvar::new(),
+            wake: Signal::default(),
             goal_cb: Mutex::new(None),
             preempt_cb: Mutex::new(None),
             execute_cb,
@@ -315,14 +316,10 @@ impl<A: Action> SimpleActionServer<A> {
                 let mut st = lock(&self.shared.state);
                 while !st.shutdown && !st.new_goal {
                     // woken at once by a new goal; the timeout only bounds shutdown
-                    st = match self
+                    st = self
                         .shared
                         .wake
-                        .wait_timeout(st, Duration::from_millis(100))
-                    {
-                        Ok((g, _)) => g,
-                        Err(p) => p.into_inner().0,
-                    };
+                        .wait_timeout(st, Duration::from_millis(100));
                 }
                 if st.shutdown {
                     return;

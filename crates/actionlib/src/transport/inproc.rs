@@ -9,10 +9,11 @@ use crate::msg::actionlib_msgs::{
     Action, ActionFeedback, ActionGoal, ActionResult, GoalId, GoalStatusArray,
 };
 use crate::server::action_server::ActionServer;
+use crate::sync::Signal;
 use crate::transport::{ClientSink, ServerSink};
 use std::collections::VecDeque;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Condvar, Mutex, MutexGuard};
+use std::sync::{Arc, Mutex, MutexGuard};
 use std::thread::JoinHandle;
 use std::time::Duration;
 
@@ -26,7 +27,7 @@ enum Envelope<A: Action> {
 
 struct Bus<A: Action> {
     queue: Mutex<VecDeque<Envelope<A>>>,
-    ready: Condvar,
+    ready: Signal,
     servers: Mutex<Vec<(Arc<str>, ActionServer<A>)>>,
     clients: Mutex<Vec<ActionClient<A>>>,
     latched: Mutex<Option<(Arc<str>, GoalStatusArray)>>,
@@ -67,7 +68,7 @@ struct ServerPort<A: Action> {
 impl<A: Action> Bus<A> {
     fn push(&self, e: Envelope<A>) {
         lock(&self.queue).push_back(e);
-        self.ready.notify_one();
+        self.ready.notify_all();
     }
 }
 
@@ -107,7 +108,7 @@ impl<A: Action> InProcBus<A> {
         Self {
             bus: Arc::new(Bus {
                 queue: Mutex::new(VecDeque::new()),
-                ready: Condvar::new(),
+                ready: Signal::default(),
                 servers: Mutex::new(Vec::new()),
                 clients: Mutex::new(Vec::new()),
                 latched: Mutex::new(None),
@@ -213,7 +214,7 @@ impl<A: Action> InProcBus<A> {
                     if me.pump() == 0 {
                         let q = lock(&me.bus.queue);
                         if q.is_empty() {
-                            let _ = me.bus.ready.wait_timeout(q, Duration::from_millis(50));
+                            drop(me.bus.ready.wait_timeout(q, Duration::from_millis(50)));
                         }
                     }
                 }
