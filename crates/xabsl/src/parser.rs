@@ -36,7 +36,13 @@ pub(crate) struct Parser {
     pub(crate) pos: usize,
     /// accept positional call arguments `f(a, b)` (binding files; not XABSL)
     pub(crate) positional: bool,
+    /// nesting of expressions and decision trees (bounded, so that no input can
+    /// exhaust the stack)
+    depth: u32,
 }
+
+/// How deeply expressions and decision trees may nest.
+const MAX_DEPTH: u32 = 100;
 
 impl Parser {
     /// A parser over tokens.
@@ -45,6 +51,7 @@ impl Parser {
             toks,
             pos: 0,
             positional,
+            depth: 0,
         }
     }
 }
@@ -420,7 +427,26 @@ impl Parser {
         Ok(o)
     }
 
+    fn deeper(&mut self) -> R<()> {
+        self.depth += 1;
+        if self.depth > MAX_DEPTH {
+            return Err(Diagnostic::error(
+                "X2537",
+                self.cur_span(),
+                format!("this is nested more than {MAX_DEPTH} levels deep; split it up"),
+            ));
+        }
+        Ok(())
+    }
+
     fn common_tree(&mut self) -> R<CommonTree> {
+        self.deeper()?;
+        let r = self.common_tree_inner();
+        self.depth -= 1;
+        r
+    }
+
+    fn common_tree_inner(&mut self) -> R<CommonTree> {
         if self.peek() == Tok::LBrace {
             self.bump();
             let t = self.common_tree()?;
@@ -532,6 +558,13 @@ impl Parser {
     }
 
     fn tree(&mut self) -> R<Tree> {
+        self.deeper()?;
+        let r = self.tree_inner();
+        self.depth -= 1;
+        r
+    }
+
+    fn tree_inner(&mut self) -> R<Tree> {
         match self.peek() {
             Tok::LBrace => {
                 self.bump();
@@ -655,6 +688,13 @@ impl Parser {
 
     /// An expression: `?:` at the lowest level, not chainable.
     pub(crate) fn expr(&mut self) -> R<Expr> {
+        self.deeper()?;
+        let r = self.expr_inner();
+        self.depth -= 1;
+        r
+    }
+
+    fn expr_inner(&mut self) -> R<Expr> {
         let c = self.binary(0)?;
         if self.peek() != Tok::Question {
             if self.peek() == Tok::Colon {
@@ -717,13 +757,17 @@ impl Parser {
 
     fn unary(&mut self) -> R<Expr> {
         match self.peek() {
-            Tok::Bang => {
-                let s = self.bump().span;
-                Ok(Expr::Not(Box::new(self.unary()?), s))
-            }
-            Tok::Minus => {
-                let s = self.bump().span;
-                Ok(Expr::Neg(Box::new(self.unary()?), s))
+            Tok::Bang | Tok::Minus => {
+                self.deeper()?;
+                let t = self.bump();
+                let inner = self.unary();
+                self.depth -= 1;
+                let inner = Box::new(inner?);
+                Ok(if t.tok == Tok::Bang {
+                    Expr::Not(inner, t.span)
+                } else {
+                    Expr::Neg(inner, t.span)
+                })
             }
             _ => self.primary(),
         }
@@ -847,6 +891,32 @@ option o {
             .is_some());
         assert!(o.states[1].decision.is_none());
         assert_eq!(o.states[2].actions.len(), 3);
+    }
+
+    #[test]
+    fn nesting_is_bounded() {
+        for src in [
+            format!("{}x{}", "(".repeat(100_000), ")".repeat(100_000)),
+            format!("{}x", "!".repeat(100_000)),
+            format!("{}x", "- ".repeat(100_000)),
+        ] {
+            let e = parse_expression(&src, FileId(0)).unwrap_err();
+            assert!(e.message.contains("nested more than"), "{}", e.message);
+        }
+        let deep = format!(
+            "option o {{ initial state s {{ decision {{ {}stay;{} }} action {{ }} }} }}",
+            "{".repeat(50_000),
+            "}".repeat(50_000)
+        );
+        assert!(parse_file(&deep, FileId(0)).is_err());
+        let chain = (0..1000)
+            .map(|i| format!("if (x > {i}) goto s; else "))
+            .collect::<String>();
+        let src = format!(
+            "option o {{ initial state s {{ decision {{ {chain} stay; }} action {{ }} }} }}"
+        );
+        assert!(parse_file(&src, FileId(0)).is_err());
+        assert!(parse_expression("((((x))))", FileId(0)).is_ok());
     }
 
     #[test]

@@ -75,3 +75,32 @@ proptest! {
         fuzzing::run(&data);
     }
 }
+
+#[test]
+fn the_deepest_nesting_allowed_goes_through_everything() {
+    // just under the parser's limit: a chain of 90 else-ifs, conditions in 90 parentheses,
+    // negations 90 deep; compiled, written as intermediate code, run and documented
+    let chain: String = (0..90)
+        .map(|i| format!("if (x > {i}) goto t; else "))
+        .collect();
+    let parens = format!("{}x{} > 1", "(".repeat(90), ")".repeat(90));
+    let nots = format!("{}b", "!".repeat(90));
+    let option = format!(
+        "option f2 {{\n initial state s {{ decision {{ {chain} stay; }} action {{ }} }}\n state t {{ decision {{ if ({parens}) goto s; else if ({nots}) goto s; else stay; }} action {{ }} }}\n}}\n"
+    );
+    let agents = format!(
+        "include \"f1.xabsl\";\ninclude \"f2.xabsl\";\nagent a(\"A\", f2);\n%%\nnamespace f1(\"S\") {{ float input x; bool input b; }}\n%%\n{option}"
+    );
+    let mut files = skipper_xabsl::loader::MemLoader::new();
+    for (i, part) in agents.split("\n%%\n").enumerate() {
+        let f = if i == 0 {
+            "agents.xabsl".to_string()
+        } else {
+            format!("f{i}.xabsl")
+        };
+        files.add(f, part);
+    }
+    let c = skipper_xabsl::compile("agents.xabsl", &files);
+    assert!(!c.diagnostics.has_errors(), "{}", c.render());
+    fuzzing::run(agents.as_bytes());
+}

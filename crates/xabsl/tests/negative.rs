@@ -212,3 +212,27 @@ fn messages_say_what_was_expected() {
         "{text}"
     );
 }
+
+#[test]
+fn option_chains_deeper_than_the_engine_goes() {
+    let mut files = skipper_xabsl::loader::MemLoader::new();
+    let n = 300;
+    let mut agents = String::new();
+    for i in 0..n {
+        let call = if i + 1 < n {
+            format!("o{}();", i + 1)
+        } else {
+            String::new()
+        };
+        files.add(
+            format!("o{i}.xabsl"),
+            format!("option o{i} {{ initial state s {{ action {{ {call} }} }} }}"),
+        );
+        agents.push_str(&format!("include \"o{i}.xabsl\";\n"));
+    }
+    agents.push_str("agent a(\"A\", o0);\n");
+    files.add("agents.xabsl", agents);
+    let c = skipper_xabsl::compile("agents.xabsl", &files);
+    let codes: Vec<&str> = c.diagnostics.errors().map(|d| d.code).collect();
+    assert_eq!(codes, vec!["X8009"], "{}", c.render());
+}
