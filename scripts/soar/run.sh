@@ -36,29 +36,47 @@ cd "$root"
   --status robot2:send-message:complete --status robot2:set-velocity:executing \
   --speech "robot1:patrol complete"
 
-# the same tour through `skipper link serve`: the bridge connects over TCP (--connect)
-"$SKIPPER_BIN" link serve --listen 127.0.0.1:0 --world examples/worlds/soar-tour.world \
-  --until 5m --log "$work/served.mcap" --summary-json "$work/served.json" \
-  >"$work/serve.out" 2>"$work/serve.err" &
-server=$!
-trap 'kill "$server" 2>/dev/null || true; rm -rf "$work"' EXIT
-addr=""
-for _ in $(seq 1 200); do
-  addr="$(sed -n 's/.*listening on \([0-9.:]*\).*/\1/p' "$work/serve.out" | head -n 1)"
-  [ -n "$addr" ] && break
-  sleep 0.05
-done
-if [ -z "$addr" ]; then
-  echo "FAILED: skipper link serve did not start"; cat "$work/serve.err"; exit 1
-fi
-"$XDG_DATA_HOME/skipper/soar-venv/bin/python" -m skipper_soar_bridge examples/soar/waypoint-tour.soar \
-  --connect "$addr" --seed 0
+# the same agents through `skipper link serve`: the bridge connects over TCP (--connect)
+bridge="$XDG_DATA_HOME/skipper/soar-venv/bin/python"
+server=""
+trap 'if [ -n "$server" ]; then kill "$server" 2>/dev/null || true; fi; rm -rf "$work"' EXIT
+serve() { # NAME ARGS...: start a server in the background, set $server and $addr
+  local name="$1"; shift
+  "$SKIPPER_BIN" link serve --listen 127.0.0.1:0 --until 5m --log "$work/$name.mcap" \
+    --summary-json "$work/$name.json" "$@" >"$work/$name.out" 2>"$work/$name.err" &
+  server=$!
+  addr=""
+  for _ in $(seq 1 200); do
+    addr="$(sed -n 's/.*listening on \([0-9.:]*\).*/\1/p' "$work/$name.out" | head -n 1)"
+    [ -n "$addr" ] && break
+    sleep 0.05
+  done
+  if [ -z "$addr" ]; then
+    echo "FAILED: skipper link serve did not start"; cat "$work/$name.err"; exit 1
+  fi
+}
+serve served --world examples/worlds/soar-tour.world
+"$bridge" -m skipper_soar_bridge examples/soar/waypoint-tour.soar --connect "$addr" --seed 0
 wait "$server"
 "$PYTHON" "$here/check_soar_run.py" "$work/served.mcap" "$work/served.json" \
   --goal robot1:4,0 --goal robot1:4,3 --goal robot1:0,3 --goal robot1:0,0 \
   --status robot1:add-waypoint:complete --status robot1:set-velocity:executing \
   --status robot1:stop:complete --speech "robot1:tour complete"
 echo "ok: the tour through skipper link serve ($addr)"
+
+# two agents, each with its own bridge process, in one served world
+serve served2 --world examples/worlds/soar-patrol.world --agents 2
+"$bridge" -m skipper_soar_bridge examples/soar/dispatcher.soar --connect "$addr" --robot robot1 &
+first=$!
+"$bridge" -m skipper_soar_bridge examples/soar/patrol.soar --connect "$addr" --robot robot2
+wait "$first"
+wait "$server"
+server=""
+"$PYTHON" "$here/check_soar_run.py" "$work/served2.mcap" "$work/served2.json" \
+  --goal robot2:3,2 --goal robot2:3,-2 --goal robot2:0,0 \
+  --status robot1:send-message:complete --status robot2:add-waypoint:complete \
+  --status robot2:send-message:complete --speech "robot1:patrol complete"
+echo "ok: two agents through skipper link serve ($addr)"
 
 # an agent that does not load is bad input (exit status 2) with the kernel's message
 printf 'sp {broken (state <s> ^superstate nil) --> \n' > "$work/broken.soar"
