@@ -360,11 +360,6 @@ impl Hub {
         self.lock().done
     }
 
-    /// Any agent holding a robot and not halted?
-    pub fn any_live(&self) -> bool {
-        self.lock().live() > 0
-    }
-
     /// The next thing for robot `i`'s controller, and the generation of the agent it is
     /// from.
     fn receive(&self, i: usize, step: &mut Step) -> (Received, u64) {
