@@ -2,8 +2,10 @@
 //!
 //! The sandbox has only the `table`, `string`, `math` and `utf8` libraries and the safe part
 //! of the base library (no `io`, `os`, `require`, `load`, `loadfile`, `dofile`, `debug`,
-//! `collectgarbage`, `rawset`, `string.dump`, coroutines). An instruction budget (a count
-//! hook) and a memory limit stop a script that loops or allocates without bound.
+//! `collectgarbage`, `rawset`, coroutines, `string.dump`, nor the string pattern functions,
+//! which run in C where the budget cannot stop them). An instruction budget (a count hook)
+//! and a memory limit stop a script that loops or allocates without bound; both stay in force
+//! until the state is dropped, so finalizers left by the script are bounded too.
 //!
 //! The host injects `Units`, `UniversalURI`, the behavior modules (`Guidance`), the
 //! configuration tables (`workSite`, `Control`, read-only), and the constructors `BEHAVIOR`
@@ -1050,8 +1052,8 @@ pub(crate) fn run(
     }
     lua.set_memory_limit(limits.memory).map_err(setup_error)?;
     let result = lua.load(source).set_name(format!("={file}")).exec();
-    lua.remove_hook();
-    let _ = lua.set_memory_limit(0);
+    // The hook and the limit stay until the state is dropped: finalizers (`__gc`) the
+    // script left behind run then, and must not loop or allocate without bound either.
     if let Err(e) = result {
         let mut diags = ctx.diags.borrow().clone();
         diags.push(load_error(&ctx, &e, budget, limits.memory));
@@ -1145,7 +1147,11 @@ fn setup(lua: &Lua, configs: &[(&str, &ConfigTable)]) -> mlua::Result<()> {
         g.raw_set(name, Value::Nil)?;
     }
     if let Ok(s) = g.get::<Table>("string") {
-        s.raw_set("dump", Value::Nil)?;
+        // `dump` exposes bytecode; the pattern functions run in C, beyond the instruction
+        // budget, and a pattern can backtrack for hours
+        for name in ["dump", "find", "match", "gmatch", "gsub"] {
+            s.raw_set(name, Value::Nil)?;
+        }
     }
     // deterministic math.random
     lua.load("math.randomseed(0)").exec()?;

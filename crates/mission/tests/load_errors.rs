@@ -285,3 +285,19 @@ fn several_errors_are_reported_at_once() {
         .collect();
     assert_eq!(lines, vec![3, 4, 5], "{e}");
 }
+
+#[test]
+fn finalizers_and_c_level_loops_cannot_escape_the_budget() {
+    // a finalizer that loops runs when the state is dropped: the budget still holds
+    let m = load_str(
+        "setmetatable({}, {__gc = function() while true do end end})\nNAME = 'x'\nSTACK = {}",
+        "gc.lua",
+    );
+    assert!(m.is_ok());
+    // string patterns (C-level backtracking) are not available
+    let (line, msg) = first(&format!(
+        "{HEAD}local i = string.find(string.rep('a', 1e6), '.-.-.-b')\nSTACK = {{}}"
+    ));
+    assert_eq!(line, 2);
+    assert!(msg.contains("nil value"), "{msg}");
+}

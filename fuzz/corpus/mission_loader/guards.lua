@@ -1,0 +1,2 @@
+NAME="w"
+STACK={ WITHIN=Units.MINUTE(1), {WHILE=UniversalURI.DEPTH:GT(Units.FOOT(1)), COMMAND(Guidance.Wait):SET(Guidance.Wait.DURATION, Units.SECOND, 3):REPEAT(math.huge)}, BEHAVIOR(Guidance.YoYo):UNTIL(UniversalURI.PLATFORM_LOCATION_FIX:ELAPSED(Units.HOUR(1)):NOT()) }
