@@ -5,7 +5,8 @@
 //! `collectgarbage`, `rawset`, coroutines, `string.dump`, nor the string pattern functions,
 //! which run in C where the budget cannot stop them). An instruction budget (a count hook)
 //! and a memory limit stop a script that loops or allocates without bound; both stay in force
-//! until the state is dropped, so finalizers left by the script are bounded too.
+//! until the state is dropped. `setmetatable` refuses `__gc` finalizers, which Lua runs with
+//! hooks off, beyond the budget.
 //!
 //! The host injects `Units`, `UniversalURI`, the behavior modules (`Guidance`), the
 //! configuration tables (`workSite`, `Control`, read-only), and the constructors `BEHAVIOR`
@@ -1130,6 +1131,19 @@ fn root_message(e: &mlua::Error) -> String {
 
 fn setup(lua: &Lua, configs: &[(&str, &ConfigTable)]) -> mlua::Result<()> {
     let g = lua.globals();
+    // deterministic math.random; no finalizers (Lua runs `__gc` with hooks off, so the
+    // instruction budget could not stop one that loops)
+    lua.load(
+        r#"math.randomseed(0)
+        local setmt, rawget, type, error = setmetatable, rawget, type, error
+        setmetatable = function(t, mt)
+            if type(mt) == "table" and rawget(mt, "__gc") ~= nil then
+                error("__gc finalizers are not allowed in mission scripts", 2)
+            end
+            return setmt(t, mt)
+        end"#,
+    )
+    .exec()?;
     for name in [
         "dofile",
         "loadfile",
@@ -1153,8 +1167,6 @@ fn setup(lua: &Lua, configs: &[(&str, &ConfigTable)]) -> mlua::Result<()> {
             s.raw_set(name, Value::Nil)?;
         }
     }
-    // deterministic math.random
-    lua.load("math.randomseed(0)").exec()?;
     g.raw_set(
         "print",
         lua.create_function(|lua, args: MultiValue| {

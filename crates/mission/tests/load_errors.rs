@@ -288,12 +288,18 @@ fn several_errors_are_reported_at_once() {
 
 #[test]
 fn finalizers_and_c_level_loops_cannot_escape_the_budget() {
-    // a finalizer that loops runs when the state is dropped: the budget still holds
-    let m = load_str(
-        "setmetatable({}, {__gc = function() while true do end end})\nNAME = 'x'\nSTACK = {}",
-        "gc.lua",
-    );
-    assert!(m.is_ok());
+    // Lua runs finalizers with hooks off: they are refused
+    let (line, msg) = first(&format!(
+        "{HEAD}x = setmetatable({{}}, {{__gc = function() while true do end end}})\nSTACK = {{}}"
+    ));
+    assert_eq!(line, 2);
+    assert!(msg.contains("__gc finalizers are not allowed"), "{msg}");
+    // other metatables are fine
+    assert!(load_str(
+        "x = setmetatable({}, {__index = function() return 1 end})\nNAME = 'x'\nSTACK = {}",
+        "mt.lua"
+    )
+    .is_ok());
     // string patterns (C-level backtracking) are not available
     let (line, msg) = first(&format!(
         "{HEAD}local i = string.find(string.rep('a', 1e6), '.-.-.-b')\nSTACK = {{}}"
