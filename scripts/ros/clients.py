@@ -189,10 +189,15 @@ def observed():
           old.comm)
     check("preempt by newer goal: new SUCCEEDED", new.gh.get_terminal_state() == S.SUCCEEDED)
 
-    running = Tracker(ac, TestGoal(4))
+    # the running goal ignores preempts for 2 s, so both later goals surely arrive
+    # while it runs (with a goal that yields at once, a slow client could send `last`
+    # only after the server had already taken `bumped`, which is then PREEMPTED)
+    rac = ActionClient("test_request_action", TestRequestAction)
+    rac.wait_for_server(rospy.Duration(10))
+    running = Tracker(rac, req(delay_terminate=rospy.Duration(2.0), ignore_cancel=True))
     time.sleep(0.5)
-    bumped = Tracker(ac, TestGoal(4))
-    last = Tracker(ac, TestGoal(1))
+    bumped = Tracker(rac, req())
+    last = Tracker(rac, req())
     bumped.wait_done()
     check("a bumped queued goal is RECALLED with the reference text",
           bumped.gh.get_terminal_state() == S.RECALLED and bumped.gh.get_goal_status_text() ==
