@@ -27,6 +27,7 @@
 mod build;
 pub mod code;
 mod lower;
+mod root;
 mod run;
 
 use crate::model::{self, OptionId, Program, SymbolId, Type};

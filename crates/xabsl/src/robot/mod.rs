@@ -4,9 +4,11 @@
 
 pub mod binding;
 mod controller;
+pub mod option_call;
 
 pub use binding::{parse_binding, BindingFile};
 pub use controller::{TeamBus, XabslController};
+pub use option_call::{parse_option_call, OptionCall};
 
 use crate::{compile_path, Error};
 use std::path::Path;
