@@ -25,6 +25,10 @@ impl MissionController {
     pub fn executive(&self) -> &Executive {
         &self.exec
     }
+    /// The executive, to change it ([`Executive::stop`]).
+    pub fn executive_mut(&mut self) -> &mut Executive {
+        &mut self.exec
+    }
 }
 
 impl Controller for MissionController {

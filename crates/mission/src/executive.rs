@@ -184,6 +184,7 @@ pub struct Executive {
     counters: Counters,
     setpoints: AuvSetpoints,
     bound: bool,
+    stopped: bool,
 }
 
 enum End {
@@ -215,6 +216,7 @@ impl Executive {
             counters: Counters::default(),
             setpoints: AuvSetpoints::default(),
             bound: false,
+            stopped: false,
             mission,
         }
     }
@@ -250,7 +252,7 @@ impl Executive {
         self.preempted_by.fill(None);
         self.preempt = None;
         let mission = self.mission.clone();
-        if self.status == MissionStatus::Running && !mission.items.is_empty() {
+        if self.status == MissionStatus::Running && !self.stopped && !mission.items.is_empty() {
             if self.rt[0].state == ItemState::Inactive {
                 self.activate(&mission, 0);
             }
@@ -263,7 +265,7 @@ impl Executive {
                 self.running.fill(false);
             }
         }
-        self.setpoints = if self.status == MissionStatus::Running {
+        self.setpoints = if self.status == MissionStatus::Running && !self.stopped {
             self.arbitrate(&mission, &env)
         } else {
             self.winners = Winners::default();
@@ -739,6 +741,17 @@ impl Executive {
             });
         }
         self.counters.transitions += 1;
+    }
+
+    /// Stop the mission (an operator's cancel): from the next tick on the items stay as
+    /// they are, nothing runs, and the vehicle is in the default mission (rule 7: to the
+    /// surface, propeller off there). The status stays `Running`: the mission did not end.
+    pub fn stop(&mut self) {
+        self.stopped = true;
+    }
+    /// Whether [`Executive::stop`] was called.
+    pub fn stopped(&self) -> bool {
+        self.stopped
     }
 
     /// The setpoints of the last tick.

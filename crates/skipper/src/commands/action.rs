@@ -9,7 +9,7 @@ use skipper_actionlib::msg::skipper_msgs::{
     Goto, GotoGoal, RunMission, RunMissionGoal, RunOption, RunOptionGoal,
 };
 use skipper_actionlib::msg::test_actions::{Test, TestGoal, TwoInts, TwoIntsGoal};
-use skipper_actionlib::ros1::{ActionClientBinding, Node, NodeConfig};
+use skipper_actionlib::ros1::{ActionClientBinding, Node};
 use skipper_actionlib::{Action, ActionClient, SimpleActionClient, StatusCode, SystemClock};
 use skipper_core::time::parse_duration;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -32,6 +32,8 @@ pub enum ActionCommand {
   skipper action send /robot1/goto x=2 y=1                 drive robot1 of `skipper run --ros` to (2, 1)
   skipper action send /robot1/goto x=2 y=1 tolerance=0.3 --timeout 60s
   skipper action send /fibonacci_like goal=5 --master http://127.0.0.1:11311
+  skipper action send /robot1/run_option option=turn_and_release parameters='{\"angle\": 90}'
+  skipper action send /tethys/run_mission mission=examples/missions/circle_profile.lua
 
 Action types: skipper_msgs/Goto (x, y, tolerance), skipper_msgs/RunOption (option,
 parameters), skipper_msgs/RunMission (mission), actionlib/Test (goal), actionlib/TwoInts
@@ -60,6 +62,10 @@ pub struct SendArgs {
     /// How long to wait for the server to appear and answer.
     #[arg(long, value_parser = parse_duration, value_name = "DURATION", default_value = "10s")]
     pub wait: Duration,
+    /// Listen on this address instead of 127.0.0.1 (for a master and server on another
+    /// machine; prints a warning; for 0.0.0.0 set ROS_IP or ROS_HOSTNAME).
+    #[arg(long, value_name = "ADDR")]
+    pub ros_host: Option<std::net::IpAddr>,
 }
 
 /// A goal built from FIELD=VALUE arguments.
@@ -155,7 +161,10 @@ fn send(args: SendArgs) -> Result<u8, Failure> {
     let server = args.server.trim_end_matches('/').to_string();
     skipper_actionlib::ros1::node::check_name(&server)
         .map_err(|e| Failure::bad_input(e.to_string()))?;
-    let mut config = NodeConfig::from_env(&format!("/skipper_action_{}", std::process::id()));
+    let mut config = crate::ros::node_config(
+        &format!("/skipper_action_{}", std::process::id()),
+        args.ros_host,
+    )?;
     if let Some(m) = &args.master {
         config.master_uri = m.clone();
     }

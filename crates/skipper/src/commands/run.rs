@@ -1,6 +1,8 @@
 //! `skipper run`: run a controller on the simulator or a real robot.
 
 use crate::controllers::goal::GoalRunner;
+use crate::controllers::mission_goal::MissionRunner;
+use crate::controllers::option::OptionRunner;
 use crate::controllers::{mission, ControllerChoice};
 use crate::exit::{self, Failure};
 use crate::progress::Progress;
@@ -27,6 +29,10 @@ use std::time::Duration;
   skipper run examples/missions/test_mission.lua --summary-json out.json
                                                           fly the spec's mission on the simulated AUV
   skipper run --ros --no-log                              a ROS 1 node: send goals with `skipper action send /robot1/goto x=2 y=1`
+  skipper run examples/xabsl/soccer/agents.xabsl --world examples/worlds/soccer.world --ros
+                                                          ... and `skipper action send /robot1/run_option option=play`
+  skipper run examples/missions/test_mission.lua --ros    ... and `skipper action send /tethys/run_mission mission=m.lua`
+  skipper run --ros --ros-host 0.0.0.0                    reachable from other machines (set ROS_IP; prints a warning)
 
 Exit status: 0 when the run ended as planned (controller finished or time limit), 1 when
 the controller failed or aborted, 2 for bad input, 130 when interrupted by Ctrl-C.")]
@@ -90,15 +96,24 @@ pub struct RunArgs {
     /// Join ROS 1: the master URI, or nothing for ROS_MASTER_URI (default
     /// http://127.0.0.1:11311). Each robot then hosts the action server /<robot>/goto
     /// (skipper_msgs/Goto), publishes /<robot>/pose and /<robot>/odom and obeys
-    /// /<robot>/cmd_vel; the run is paced by the wall clock and goes on until --until or
-    /// Ctrl-C.
+    /// /<robot>/cmd_vel; with an XABSL agent also /<robot>/run_option
+    /// (skipper_msgs/RunOption), with a mission the AUV /<auv>/run_mission
+    /// (skipper_msgs/RunMission). The run is paced by the wall clock and goes on until
+    /// --until or Ctrl-C.
     #[arg(long, value_name = "MASTER_URI", num_args = 0..=1, default_missing_value = "")]
     pub ros: Option<String>,
+    /// With --ros: listen on this address instead of 127.0.0.1 (prints a warning: anyone
+    /// who reaches it can drive the robots). For 0.0.0.0 set ROS_IP or ROS_HOSTNAME to the
+    /// address peers reach this machine by.
+    #[arg(long, requires = "ros", value_name = "ADDR")]
+    pub ros_host: Option<std::net::IpAddr>,
 }
 
 /// Run it; returns the exit status.
 pub fn run(args: RunArgs) -> Result<u8, Failure> {
     let choice = ControllerChoice::parse(args.controller.as_deref())?.with_soar(&args.soar)?;
+    let mut mission_goals = None;
+    let mut option_goals = Vec::new();
     let (world, controllers) = match &choice {
         // a mission flies the AUV in the worksite of its workSite.cfg
         ControllerChoice::Mission(p) => {
@@ -110,9 +125,27 @@ pub fn run(args: RunArgs) -> Result<u8, Failure> {
             let m = mission::load(p)?;
             let w: Box<dyn skipper_core::World> =
                 Box::new(mission::world(&m, args.world.as_deref(), args.seed)?);
-            let c: Box<dyn skipper_core::Controller> =
-                Box::new(skipper_mission::MissionController::new(m));
+            let mc = skipper_mission::MissionController::new(m);
+            let c: Box<dyn skipper_core::Controller> = if args.ros.is_some() {
+                // run_mission goals replace the mission; the run goes on after it ends
+                let (r, h) = MissionRunner::new(mc);
+                mission_goals = Some(h);
+                Box::new(r)
+            } else {
+                Box::new(mc)
+            };
             (w, vec![(0, c)])
+        }
+        ControllerChoice::Xabsl(p) if args.ros.is_some() => {
+            // run_option goals choose the agents' root options
+            let w = vehicles::build(&args.vehicle, args.world.as_deref(), args.robots, args.seed)?;
+            let mut c: Vec<(usize, Box<dyn skipper_core::Controller>)> = Vec::new();
+            for (i, x) in crate::controllers::xabsl_controllers(p, &*w)? {
+                let (r, h) = OptionRunner::new(x);
+                option_goals.push((i, h));
+                c.push((i, Box::new(r)));
+            }
+            (w, c)
         }
         _ => {
             let mut w =
@@ -174,7 +207,7 @@ pub fn run(args: RunArgs) -> Result<u8, Failure> {
     let ros = args
         .ros
         .as_deref()
-        .map(crate::ros::RosLink::connect)
+        .map(|m| crate::ros::RosLink::connect(m, args.ros_host))
         .transpose()?;
     let robots = world.len();
     let config = RunConfig {
@@ -199,9 +232,16 @@ pub fn run(args: RunArgs) -> Result<u8, Failure> {
             let mut c: Box<dyn skipper_core::Controller> = Box::new(g);
             if let Some(link) = &ros {
                 let name = names.get(i).map(String::as_str).unwrap_or("robot");
-                c = link.robot(name, h, c)?;
+                let options = option_goals
+                    .iter()
+                    .position(|(k, _)| *k == i)
+                    .map(|k| option_goals.swap_remove(k).1);
+                c = link.robot(name, h, options, c)?;
             }
             runner.set_controller(i, c);
+        } else if let (Some(link), Some(h)) = (&ros, mission_goals.take()) {
+            let name = names.get(i).map(String::as_str).unwrap_or("auv");
+            runner.set_controller(i, link.auv(name, h, c)?);
         } else {
             runner.set_controller(i, c);
         }

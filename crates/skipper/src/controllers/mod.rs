@@ -3,6 +3,8 @@
 
 pub mod goal;
 pub mod mission;
+pub mod mission_goal;
+pub mod option;
 pub mod soar;
 pub mod wander;
 
@@ -123,13 +125,25 @@ impl ControllerChoice {
 /// binding file, `AGENTS.binding` beside it, are read once per robot); the robots are a
 /// team, exchanging team messages for cooperative states.
 fn build_xabsl(p: &Path, world: &dyn World) -> Result<Assignments, Failure> {
-    let mut v: Assignments = Vec::new();
+    Ok(xabsl_controllers(p, world)?
+        .into_iter()
+        .map(|(i, c)| (i, Box::new(c) as Box<dyn Controller>))
+        .collect())
+}
+
+/// The XABSL controllers of [`build_xabsl`], unboxed (a ROS run wraps them to take
+/// `run_option` goals).
+pub fn xabsl_controllers(
+    p: &Path,
+    world: &dyn World,
+) -> Result<Vec<(usize, skipper_xabsl::robot::XabslController)>, Failure> {
+    let mut v = Vec::new();
     let bus = skipper_xabsl::robot::TeamBus::new(world.len());
     for i in 0..world.len() {
         match skipper_xabsl::robot::load_controller(p) {
             Ok(mut c) => {
                 c.join_team(bus.clone(), i);
-                v.push((i, Box::new(c) as Box<dyn Controller>))
+                v.push((i, c))
             }
             Err(skipper_xabsl::Error::Compile(text)) => {
                 eprint!("{text}");

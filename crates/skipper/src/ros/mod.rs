@@ -1,7 +1,9 @@
-//! `skipper run --ros`: the run as a ROS 1 node. For each robot it hosts the
+//! `skipper run --ros`: the run as a ROS 1 node. For each ground robot it hosts the
 //! SimpleActionServer `/<robot>/goto` (`skipper_msgs/Goto`), publishes `/<robot>/pose`
 //! (geometry_msgs/PoseStamped) and `/<robot>/odom` (nav_msgs/Odometry) every cycle, and
-//! obeys `/<robot>/cmd_vel` (geometry_msgs/Twist).
+//! obeys `/<robot>/cmd_vel` (geometry_msgs/Twist); a robot driven by an XABSL agent also
+//! hosts `/<robot>/run_option` ([`run_option`]), an AUV flying a mission
+//! `/<vehicle>/run_mission` ([`run_mission`]).
 //!
 //! Goals drive the robot through the run's goal runner ([`GoalRunner`]): a newer goal
 //! preempts the running one without stopping the robot, a cancel stops it. A velocity
@@ -9,12 +11,19 @@
 //! [`CMD_VEL_TIMEOUT`] the robot stops once and the goal runner (or the run's controller)
 //! drives again.
 
+pub mod run_mission;
+pub mod run_option;
+
 use crate::controllers::goal::{GoalHandle, GoalStatus as RunnerStatus};
+use crate::controllers::mission_goal::MissionHandle;
+use crate::controllers::option::OptionHandle;
 use crate::exit::Failure;
 use skipper_actionlib::msg::common::{
     Header, Odometry, Point, Pose, PoseStamped, Quaternion, Twist,
 };
-use skipper_actionlib::msg::skipper_msgs::{Goto, GotoFeedback, GotoGoal, GotoResult};
+use skipper_actionlib::msg::skipper_msgs::{
+    Goto, GotoFeedback, GotoGoal, GotoResult, RunMission, RunOption,
+};
 use skipper_actionlib::ros1::action::{server_config_from_params, subscribe};
 use skipper_actionlib::ros1::node::Subscriber;
 use skipper_actionlib::ros1::{ActionServerBinding, Node, NodeConfig, TypedPublisher};
@@ -22,6 +31,7 @@ use skipper_actionlib::{ActionServer, Clock, SimpleActionServer, SystemClock};
 use skipper_core::{
     Controller, ControllerError, Cycle, Drive, SignalId, Signals, Status, VehicleInfo,
 };
+use std::net::IpAddr;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -56,9 +66,10 @@ pub fn ros_name(robot: &str) -> String {
 
 impl RosLink {
     /// Register with the master: `master` is a URI, or empty for `ROS_MASTER_URI` (default
-    /// http://127.0.0.1:11311).
-    pub fn connect(master: &str) -> Result<Self, Failure> {
-        let mut config = NodeConfig::from_env(NODE_NAME);
+    /// http://127.0.0.1:11311). The node listens on 127.0.0.1, or on `host` (see
+    /// [`node_config`]).
+    pub fn connect(master: &str, host: Option<IpAddr>) -> Result<Self, Failure> {
+        let mut config = node_config(NODE_NAME, host)?;
         if !master.is_empty() {
             if !master.starts_with("http://") {
                 return Err(Failure::bad_input(format!(
@@ -78,11 +89,13 @@ impl RosLink {
         Ok(Self { node })
     }
 
-    /// Wrap a robot's controller (its goal runner) with the robot's ROS topics and goto server.
+    /// Wrap a robot's controller (its goal runner) with the robot's ROS topics, its goto
+    /// server, and with `options` (an XABSL agent's) its run_option server.
     pub fn robot(
         &self,
         robot: &str,
         goals: GoalHandle,
+        options: Option<OptionHandle>,
         inner: Box<dyn Controller>,
     ) -> Result<Box<dyn Controller>, Failure> {
         let ns = format!("/{}", ros_name(robot));
@@ -98,6 +111,18 @@ impl RosLink {
             move |s: &SimpleActionServer<Goto>, g: GotoGoal| execute_goto(s, &g, &h, &r),
         );
         goto.start();
+        let run_option = match options {
+            Some(h) => {
+                let ns = format!("{ns}/run_option");
+                let a = ActionServer::<RunOption>::new(
+                    server_config_from_params(&self.node, &ns),
+                    Arc::new(SystemClock),
+                );
+                let binding = ActionServerBinding::new(&self.node, &ns, &a).map_err(err)?;
+                Some((run_option::serve(a, h, running.clone()), binding))
+            }
+            None => None,
+        };
         let cmd: Arc<Mutex<Option<(Twist, Instant)>>> = Arc::default();
         let c2 = cmd.clone();
         let cmd_sub = subscribe::<Twist>(&self.node, &format!("{ns}/cmd_vel"), move |t, _| {
@@ -117,11 +142,35 @@ impl RosLink {
             _cmd_sub: cmd_sub,
             goto,
             _binding: binding,
+            run_option,
             running,
             ids: None,
             seq: 0,
             pose_msg: PoseStamped::default(),
             odom_msg: Odometry::default(),
+        }))
+    }
+
+    /// Wrap an AUV's mission runner with its run_mission server.
+    pub fn auv(
+        &self,
+        vehicle: &str,
+        missions: MissionHandle,
+        inner: Box<dyn Controller>,
+    ) -> Result<Box<dyn Controller>, Failure> {
+        let ns = format!("/{}/run_mission", ros_name(vehicle));
+        let err = |e: skipper_actionlib::ros1::RosError| Failure::failed(format!("ROS: {e}"));
+        let running = Arc::new(AtomicBool::new(true));
+        let a = ActionServer::<RunMission>::new(
+            server_config_from_params(&self.node, &ns),
+            Arc::new(SystemClock),
+        );
+        let binding = ActionServerBinding::new(&self.node, &ns, &a).map_err(err)?;
+        Ok(Box::new(RosAuv {
+            inner,
+            run_mission: run_mission::serve(a, missions, running.clone()),
+            _binding: binding,
+            running,
         }))
     }
 
@@ -223,6 +272,7 @@ struct RosRobot {
     _cmd_sub: Subscriber,
     goto: SimpleActionServer<Goto>,
     _binding: ActionServerBinding,
+    run_option: Option<(SimpleActionServer<RunOption>, ActionServerBinding)>,
     running: Arc<AtomicBool>,
     ids: Option<[Option<SignalId>; 5]>,
     seq: u32,
@@ -303,8 +353,76 @@ impl Controller for RosRobot {
     fn finish(&mut self) {
         self.running.store(false, Ordering::SeqCst);
         self.goto.shutdown();
+        if let Some((s, _)) = &self.run_option {
+            s.shutdown();
+        }
         self.inner.finish();
     }
+}
+
+/// An AUV's mission with its run_mission server.
+struct RosAuv {
+    inner: Box<dyn Controller>,
+    run_mission: SimpleActionServer<RunMission>,
+    _binding: ActionServerBinding,
+    running: Arc<AtomicBool>,
+}
+
+impl Controller for RosAuv {
+    fn name(&self) -> &str {
+        self.inner.name()
+    }
+    fn start(&mut self, vehicle: &VehicleInfo, s: &Signals) -> Result<(), ControllerError> {
+        self.inner.start(vehicle, s)
+    }
+    fn step(&mut self, c: &mut Cycle<'_>) -> Result<Status, ControllerError> {
+        self.inner.step(c)
+    }
+    fn state(&self) -> Option<serde_json::Value> {
+        self.inner.state()
+    }
+    fn summary(&self, out: &mut serde_json::Map<String, serde_json::Value>) {
+        self.inner.summary(out);
+    }
+    fn finish(&mut self) {
+        self.running.store(false, Ordering::SeqCst);
+        self.run_mission.shutdown();
+        self.inner.finish();
+    }
+}
+
+/// The configuration of a node Skipper starts: it listens on 127.0.0.1 unless `host`
+/// says otherwise, and then a warning is printed. A node listening on every address
+/// (`0.0.0.0`, `::`) needs `ROS_IP` or `ROS_HOSTNAME` for the address its peers reach
+/// it by.
+pub fn node_config(name: &str, host: Option<IpAddr>) -> Result<NodeConfig, Failure> {
+    let mut config = NodeConfig::from_env(name);
+    let Some(host) = host else {
+        return Ok(config);
+    };
+    if host.is_loopback() {
+        config.bind = host;
+        if std::env::var_os("ROS_HOSTNAME").is_none() && std::env::var_os("ROS_IP").is_none() {
+            config.advertise_host = host.to_string();
+        }
+        return Ok(config);
+    }
+    let named = ["ROS_HOSTNAME", "ROS_IP"]
+        .iter()
+        .any(|k| std::env::var(k).is_ok_and(|v| !v.is_empty()));
+    if host.is_unspecified() && !named {
+        return Err(Failure::bad_input(format!(
+            "--ros-host {host} listens on every address: set ROS_IP (or ROS_HOSTNAME) to the address other machines reach this one by"
+        )));
+    }
+    if !named {
+        config.advertise_host = host.to_string();
+    }
+    config.bind = host;
+    eprintln!(
+        "warning: the ROS node {name} listens on {host}, not only 127.0.0.1: other machines can send goals to the robots and drive them (ROS 1 has no authentication)"
+    );
+    Ok(config)
 }
 
 #[cfg(test)]

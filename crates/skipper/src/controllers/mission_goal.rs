@@ -1,0 +1,265 @@
+//! Missions as goals: the [`MissionRunner`] flies the AUV's mission and lets other
+//! threads (the `run_mission` action server) replace it with another loaded mission, or
+//! stop it, through a [`MissionHandle`].
+//!
+//! A goal's mission starts at the next cycle from its first item, on the vehicle as it
+//! is (the worksite of the run stays). It ends `completed` or `timed_out` as the
+//! executive defines; the vehicle is then in the default mission (to the surface,
+//! propeller off there) and the runner waits for the next goal: the run does not end
+//! (that is what `--until` or Ctrl-C are for). A stop leaves the mission where it is and
+//! hands the vehicle to the default mission.
+
+use skipper_core::{Controller, ControllerError, Cycle, Signals, Status, VehicleInfo};
+use skipper_mission::{ItemState, Mission, MissionController, MissionStatus};
+use std::sync::{Arc, Mutex, MutexGuard};
+
+/// Where a mission goal stands.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[serde(tag = "status", rename_all = "snake_case")]
+pub enum MissionGoalStatus {
+    /// Running; the active items' paths, in priority order, comma separated.
+    Active {
+        /// goal id
+        id: u64,
+        /// the active items
+        items: String,
+    },
+    /// The mission ended: `completed` or `timed_out`.
+    Ended {
+        /// goal id
+        id: u64,
+        /// how
+        outcome: &'static str,
+    },
+    /// Stopped from outside; the vehicle is in the default mission.
+    Stopped {
+        /// goal id
+        id: u64,
+    },
+}
+
+impl MissionGoalStatus {
+    /// The goal's id.
+    pub fn id(&self) -> u64 {
+        match *self {
+            MissionGoalStatus::Active { id, .. }
+            | MissionGoalStatus::Ended { id, .. }
+            | MissionGoalStatus::Stopped { id } => id,
+        }
+    }
+}
+
+enum Command {
+    Run { id: u64, mission: Arc<Mission> },
+    Stop { id: u64 },
+}
+
+#[derive(Default)]
+struct Shared {
+    next_id: u64,
+    command: Option<Command>,
+    current: Option<u64>,
+    latest: Option<MissionGoalStatus>,
+}
+
+/// Sends mission goals to an AUV's [`MissionRunner`] from any thread.
+#[derive(Clone, Default)]
+pub struct MissionHandle(Arc<Mutex<Shared>>);
+
+fn lock(m: &Mutex<Shared>) -> MutexGuard<'_, Shared> {
+    match m.lock() {
+        Ok(g) => g,
+        Err(p) => p.into_inner(),
+    }
+}
+
+impl MissionHandle {
+    /// Fly `mission` from the next cycle on, replacing the running one. Returns the
+    /// goal's id.
+    pub fn run(&self, mission: Arc<Mission>) -> u64 {
+        let mut s = lock(&self.0);
+        s.next_id += 1;
+        let id = s.next_id;
+        s.command = Some(Command::Run { id, mission });
+        id
+    }
+
+    /// Stop goal `id` if its mission runs or is about to: the vehicle goes to the
+    /// default mission. Anything else is left alone.
+    pub fn stop(&self, id: u64) {
+        let mut s = lock(&self.0);
+        let queued = matches!(s.command, Some(Command::Run { id: q, .. }) if q == id);
+        if queued || s.current == Some(id) {
+            s.command = Some(Command::Stop { id });
+        }
+    }
+
+    /// Stop whatever goal runs (the run's own mission is left alone).
+    pub fn stop_current(&self) {
+        let mut s = lock(&self.0);
+        let id = match &s.command {
+            Some(Command::Run { id, .. }) => Some(*id),
+            _ => s.current,
+        };
+        if let Some(id) = id {
+            s.command = Some(Command::Stop { id });
+        }
+    }
+
+    /// The latest status of goal `id`: `None` while it waits for the cycle, or once a
+    /// newer goal replaced it.
+    pub fn status(&self, id: u64) -> Option<MissionGoalStatus> {
+        lock(&self.0).latest.clone().filter(|s| s.id() == id)
+    }
+}
+
+/// An AUV's mission, replaceable by goals.
+pub struct MissionRunner {
+    inner: MissionController,
+    handle: MissionHandle,
+    active: Option<u64>,
+    /// which items were active when last reported, and their text
+    shown: Vec<bool>,
+    items: String,
+    ended: bool,
+}
+
+impl MissionRunner {
+    /// Wrap the run's mission; the handle sends goals.
+    pub fn new(inner: MissionController) -> (Self, MissionHandle) {
+        let handle = MissionHandle::default();
+        (
+            Self {
+                inner,
+                handle: handle.clone(),
+                active: None,
+                shown: Vec::new(),
+                items: String::new(),
+                ended: false,
+            },
+            handle,
+        )
+    }
+
+    fn publish(&self, st: MissionGoalStatus) {
+        lock(&self.handle.0).latest = Some(st);
+    }
+
+    /// Rebuild the active items' text if they changed; `true` if they did.
+    fn update_items(&mut self) -> bool {
+        let exec = self.inner.executive();
+        let states = exec.states();
+        if states.len() == self.shown.len()
+            && states
+                .iter()
+                .zip(&self.shown)
+                .all(|(s, &b)| (*s == ItemState::Active) == b)
+        {
+            return false;
+        }
+        self.shown.clear();
+        self.shown
+            .extend(states.iter().map(|s| *s == ItemState::Active));
+        self.items.clear();
+        for (i, _) in self.shown.iter().enumerate().filter(|(_, &b)| b) {
+            if !self.items.is_empty() {
+                self.items.push_str(", ");
+            }
+            self.items.push_str(exec.path(i as u32));
+        }
+        true
+    }
+}
+
+impl Controller for MissionRunner {
+    fn name(&self) -> &str {
+        self.inner.name()
+    }
+
+    fn start(&mut self, vehicle: &VehicleInfo, s: &Signals) -> Result<(), ControllerError> {
+        self.inner.start(vehicle, s)
+    }
+
+    fn step(&mut self, c: &mut Cycle<'_>) -> Result<Status, ControllerError> {
+        let command = {
+            let mut s = lock(&self.handle.0);
+            let cmd = s.command.take();
+            match &cmd {
+                Some(Command::Run { id, .. }) => s.current = Some(*id),
+                Some(Command::Stop { id }) if s.current == Some(*id) => s.current = None,
+                _ => {}
+            }
+            cmd
+        };
+        match command {
+            Some(Command::Run { id, mission }) => {
+                c.events.push(
+                    c.now,
+                    "controller",
+                    serde_json::json!({"run_mission": mission.name, "goal": id}),
+                );
+                let mut m = MissionController::new(mission);
+                m.start(c.vehicle, c.signals)?;
+                self.inner = m;
+                self.active = Some(id);
+                self.ended = false;
+                self.shown.clear();
+            }
+            Some(Command::Stop { id }) => {
+                self.active = None;
+                self.inner.executive_mut().stop();
+                self.publish(MissionGoalStatus::Stopped { id });
+                c.events.push(
+                    c.now,
+                    "controller",
+                    serde_json::json!({"run_mission": "stopped", "goal": id}),
+                );
+            }
+            None => {}
+        }
+        let st = self.inner.step(c)?;
+        if let Some(id) = self.active {
+            let outcome = match self.inner.executive().status() {
+                MissionStatus::Running => None,
+                MissionStatus::Completed => Some("completed"),
+                MissionStatus::TimedOut => Some("timed_out"),
+            };
+            if let Some(outcome) = outcome {
+                self.active = None;
+                self.publish(MissionGoalStatus::Ended { id, outcome });
+            } else if self.update_items() {
+                self.publish(MissionGoalStatus::Active {
+                    id,
+                    items: self.items.clone(),
+                });
+            }
+        }
+        match st {
+            Status::Finished => {
+                // the vehicle is in the default mission; keep serving goals
+                if !self.ended {
+                    self.ended = true;
+                    c.events.push(
+                        c.now,
+                        "controller",
+                        serde_json::json!({"controller": self.inner.name(), "status": "finished"}),
+                    );
+                }
+                Ok(Status::Running)
+            }
+            other => Ok(other),
+        }
+    }
+
+    fn state(&self) -> Option<serde_json::Value> {
+        self.inner.state()
+    }
+
+    fn summary(&self, out: &mut serde_json::Map<String, serde_json::Value>) {
+        self.inner.summary(out);
+    }
+
+    fn finish(&mut self) {
+        self.inner.finish();
+    }
+}

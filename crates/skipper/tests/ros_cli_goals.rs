@@ -1,0 +1,162 @@
+//! `skipper run --ros` with an XABSL agent and `skipper action send .../run_option` end to
+//! end over ROS 1 on loopback (the fake master of skipper-actionlib, no ROS needed), and
+//! `--ros-host`: another address than 127.0.0.1 only with a warning.
+
+use skipper_actionlib::ros1::testing::FakeMaster;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+struct Run(Child);
+
+impl Drop for Run {
+    fn drop(&mut self) {
+        let _ = Command::new("kill")
+            .args(["-INT", &self.0.id().to_string()])
+            .status();
+        let start = Instant::now();
+        while start.elapsed() < Duration::from_secs(10) {
+            if let Ok(Some(_)) = self.0.try_wait() {
+                return;
+            }
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        let _ = self.0.kill();
+    }
+}
+
+fn examples() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples")
+}
+
+fn send(master: &str, args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_skipper"))
+        .args(["action", "send", "--master", master])
+        .args(args)
+        .output()
+        .unwrap()
+}
+
+#[cfg(unix)]
+#[test]
+fn run_option_from_the_command_line() {
+    let m = FakeMaster::start().unwrap();
+    let agents = examples().join("xabsl/goals/agents.xabsl");
+    let _run = Run(Command::new(env!("CARGO_BIN_EXE_skipper"))
+        .args(["run", agents.to_str().unwrap(), "--ros", &m.uri])
+        .args(["--no-log", "--until", "120", "--speed", "4"])
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap());
+    let out = send(
+        &m.uri,
+        &[
+            "/robot1/run_option",
+            "option=turn_to",
+            r#"parameters={"yaw": 1.0, "direction": "left"}"#,
+            "--wait",
+            "20s",
+            "--timeout",
+            "60s",
+        ],
+    );
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{text}\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(text.contains("turn_to.turning"), "{text}");
+    assert!(
+        text.contains("SUCCEEDED: option `turn_to` reached a target state (turn_to.there)"),
+        "{text}"
+    );
+    assert!(text.contains("reached_target_state: true"), "{text}");
+
+    // a bad goal is aborted with the reason: exit status 1
+    let out = send(&m.uri, &["/robot1/run_option", "option=dance"]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{text}");
+    assert!(
+        text.contains("ABORTED: there is no option called `dance`"),
+        "{text}"
+    );
+    // the goto server is still there next to it
+    let out = send(
+        &m.uri,
+        &["/robot1/goto", "x=0.3", "y=0", "--timeout", "60s"],
+    );
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+}
+
+#[cfg(unix)]
+#[test]
+fn another_address_than_loopback_needs_the_flag_and_warns() {
+    let m = FakeMaster::start().unwrap();
+    let run = |args: &[&str], ros_ip: Option<&str>| {
+        let mut c = Command::new(env!("CARGO_BIN_EXE_skipper"));
+        c.args(["run", "--no-log", "--until", "1"]).args(args);
+        c.env_remove("ROS_IP").env_remove("ROS_HOSTNAME");
+        if let Some(ip) = ros_ip {
+            c.env("ROS_IP", ip);
+        }
+        c.output().unwrap()
+    };
+    // by default: loopback, no warning
+    let out = run(&["--ros", &m.uri], None);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{err}");
+    assert!(
+        err.contains("ROS: node /skipper on http://127.0.0.1:"),
+        "{err}"
+    );
+    assert!(!err.contains("warning"), "{err}");
+    // every address: needs ROS_IP, then warns
+    let out = run(&["--ros", &m.uri, "--ros-host", "0.0.0.0"], None);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("set ROS_IP"));
+    let out = run(
+        &["--ros", &m.uri, "--ros-host", "0.0.0.0"],
+        Some("127.0.0.1"),
+    );
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{err}");
+    assert!(
+        err.contains("warning: the ROS node /skipper listens on 0.0.0.0, not only 127.0.0.1"),
+        "{err}"
+    );
+    assert!(
+        err.contains("ROS: node /skipper on http://127.0.0.1:"),
+        "{err}"
+    );
+    // the flag belongs to --ros
+    let out = run(&["--ros-host", "0.0.0.0"], None);
+    assert_eq!(out.status.code(), Some(2));
+    // the command-line client has it too
+    let out = Command::new(env!("CARGO_BIN_EXE_skipper"))
+        .args([
+            "action",
+            "send",
+            "--master",
+            &m.uri,
+            "--ros-host",
+            "0.0.0.0",
+        ])
+        .args(["/nobody/goto", "x=1", "--wait", "200ms"])
+        .env("ROS_IP", "127.0.0.1")
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(
+        err.contains("listens on 0.0.0.0, not only 127.0.0.1"),
+        "{err}"
+    );
+}

@@ -1,0 +1,419 @@
+//! The `run_option` and `run_mission` action servers of `skipper run --ros`, driven in
+//! process: the servers of `skipper::ros` on the in-process bus of skipper-actionlib,
+//! Skipper's SimpleActionClient sending goals, and a real run (the simulator paced by
+//! the wall clock, sped up) on a thread. Checks goals, feedback, results, preemption by
+//! a newer goal, cancel (the robot stops; the AUV goes to the default mission) and bad
+//! goals.
+
+use skipper::controllers::mission_goal::MissionRunner;
+use skipper::controllers::option::OptionRunner;
+use skipper::ros::{run_mission, run_option};
+use skipper_actionlib::msg::skipper_msgs::{RunMission, RunMissionGoal, RunOption, RunOptionGoal};
+use skipper_actionlib::transport::inproc::{InProcBus, PumpThread};
+use skipper_actionlib::{
+    Action, ActionClient, ActionServer, Clock, ServerConfig, SimpleActionClient,
+    SimpleActionServer, StatusCode, SystemClock,
+};
+use skipper_core::runner::CycleView;
+use skipper_core::{Observer, RunConfig, RunControl, Runner};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::AtomicBool;
+use std::sync::{Arc, Mutex};
+use std::thread::JoinHandle;
+use std::time::{Duration, Instant};
+
+fn examples() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples")
+}
+
+/// What the test sees of robot 0 each cycle: (linear, angular velocity) of a ground
+/// robot, or the AUV's setpoints.
+#[derive(Default)]
+struct Seen {
+    velocity: Vec<(f64, f64)>,
+    auv: Vec<skipper_core::AuvSetpoints>,
+}
+
+struct Watch(Arc<Mutex<Seen>>);
+
+impl Observer for Watch {
+    fn on_cycle(&mut self, v: &CycleView<'_>) {
+        let Ok(mut seen) = self.0.lock() else { return };
+        if let Some(s) = v.signals.first() {
+            let get = |n: &str| s.id(n).and_then(|id| s.f64(id));
+            if let (Some(l), Some(a)) = (get("velocity.linear"), get("velocity.angular")) {
+                seen.velocity.push((l, a));
+            }
+        }
+        if let Some(sp) = v.actuation.first().and_then(|a| a.auv) {
+            seen.auv.push(sp);
+        }
+    }
+}
+
+/// A run on a thread, the action server on the bus, and a way to stop both.
+struct Fixture<A: Action> {
+    bus: InProcBus<A>,
+    _pump: PumpThread,
+    _server: SimpleActionServer<A>,
+    control: Arc<RunControl>,
+    run: Option<JoinHandle<()>>,
+    seen: Arc<Mutex<Seen>>,
+}
+
+impl<A: Action> Fixture<A> {
+    fn client(&self, name: &str) -> SimpleActionClient<A> {
+        let clock: Arc<dyn Clock> = Arc::new(SystemClock);
+        let c = ActionClient::<A>::new(name, clock);
+        self.bus.attach_client(&c);
+        let s = SimpleActionClient::new(c);
+        assert!(s.wait_for_server(Some(Duration::from_secs(5))));
+        s
+    }
+}
+
+impl<A: Action> Drop for Fixture<A> {
+    fn drop(&mut self) {
+        self.control.request_stop();
+        if let Some(t) = self.run.take() {
+            let _ = t.join();
+        }
+    }
+}
+
+type Built<H> = (
+    Box<dyn skipper_core::World>,
+    Box<dyn skipper_core::Controller>,
+    H,
+);
+
+/// Build a world and its controller on a thread of their own and run them there.
+fn start_run<H: Send + 'static>(
+    period: Duration,
+    speed: f64,
+    build: impl FnOnce() -> Built<H> + Send + 'static,
+) -> (Arc<RunControl>, JoinHandle<()>, Arc<Mutex<Seen>>, H) {
+    let seen: Arc<Mutex<Seen>> = Arc::default();
+    let s2 = seen.clone();
+    let (tx, rx) = std::sync::mpsc::channel();
+    let t = std::thread::spawn(move || {
+        let (world, controller, h) = build();
+        let mut runner = Runner::new(
+            world,
+            RunConfig {
+                period,
+                until: Some(Duration::from_secs(7200)),
+                realtime: true,
+                speed,
+            },
+        );
+        runner.set_controller(0, controller);
+        runner.add_observer(Box::new(Watch(s2)));
+        let _ = tx.send((runner.control(), h));
+        runner.run();
+    });
+    let (control, h) = rx.recv().unwrap();
+    (control, t, seen, h)
+}
+
+fn option_fixture() -> Fixture<RunOption> {
+    let (control, run, seen, handle) = start_run(Duration::from_millis(100), 4.0, || {
+        let agents = examples().join("xabsl/goals/agents.xabsl");
+        let world = skipper::vehicles::build(&skipper::vehicles::VehicleChoice::Sim, None, None, 0)
+            .unwrap();
+        let (_, xabsl) = skipper::controllers::xabsl_controllers(&agents, &*world)
+            .unwrap()
+            .into_iter()
+            .next()
+            .unwrap();
+        let (runner, handle) = OptionRunner::new(xabsl);
+        (
+            world,
+            Box::new(runner) as Box<dyn skipper_core::Controller>,
+            handle,
+        )
+    });
+    let bus = InProcBus::<RunOption>::new();
+    let a = ActionServer::new(ServerConfig::default(), Arc::new(SystemClock));
+    bus.attach_server(&a);
+    let server = run_option::serve(a, handle, Arc::new(AtomicBool::new(true)));
+    let pump = bus.spawn();
+    Fixture {
+        bus,
+        _pump: pump,
+        _server: server,
+        control,
+        run: Some(run),
+        seen,
+    }
+}
+
+fn wait_until(what: &str, timeout: Duration, mut f: impl FnMut() -> bool) {
+    let start = Instant::now();
+    while !f() {
+        assert!(start.elapsed() < timeout, "timed out waiting for {what}");
+        std::thread::sleep(Duration::from_millis(10));
+    }
+}
+
+fn option_goal(option: &str, parameters: &str) -> RunOptionGoal {
+    RunOptionGoal {
+        option: option.into(),
+        parameters: parameters.into(),
+    }
+}
+
+type Feedback = Arc<Mutex<Vec<String>>>;
+
+fn send_option(c: &SimpleActionClient<RunOption>, g: RunOptionGoal) -> Feedback {
+    let fb: Feedback = Arc::default();
+    let f2 = fb.clone();
+    c.send_goal(
+        g,
+        None,
+        None,
+        Some(Box::new(move |f| {
+            if let Ok(mut v) = f2.lock() {
+                v.push(f.active_path.clone())
+            }
+        })),
+    );
+    fb
+}
+
+#[test]
+fn run_option_goals_choose_the_agents_option() {
+    let fx = option_fixture();
+    let a = fx.client("/client_a");
+    let b = fx.client("/client_b");
+    let long = Some(Duration::from_secs(20));
+
+    // bad goals are aborted with the reason
+    send_option(&a, option_goal("fly", ""));
+    assert!(a.wait_for_result(long));
+    assert_eq!(a.state(), StatusCode::Aborted);
+    assert!(
+        a.goal_status_text()
+            .contains("there is no option called `fly` (options: circle, stand, turn_to)"),
+        "{}",
+        a.goal_status_text()
+    );
+    assert_eq!(a.result().map(|r| r.reached_target_state), Some(false));
+    send_option(&a, option_goal("turn_to", "{\"yaw\": 1"));
+    assert!(a.wait_for_result(long));
+    assert_eq!(a.state(), StatusCode::Aborted);
+    assert!(a.goal_status_text().contains("not valid JSON"));
+    send_option(&a, option_goal("turn_to", r#"{"direction": "up"}"#));
+    assert!(a.wait_for_result(long));
+    assert!(
+        a.goal_status_text()
+            .contains("must be one of left, right, not `up`"),
+        "{}",
+        a.goal_status_text()
+    );
+
+    // an option with parameters runs to its target state, with the path as feedback
+    let fb = send_option(
+        &a,
+        option_goal("turn_to", r#"{"yaw": 1.2, "direction": "left"}"#),
+    );
+    assert!(a.wait_for_result(long));
+    assert_eq!(a.state(), StatusCode::Succeeded, "{}", a.goal_status_text());
+    assert_eq!(a.result().map(|r| r.reached_target_state), Some(true));
+    assert!(
+        a.goal_status_text()
+            .contains("`turn_to` reached a target state (turn_to.there)"),
+        "{}",
+        a.goal_status_text()
+    );
+    let fb = fb.lock().unwrap().clone();
+    assert_eq!(
+        fb.first().map(String::as_str),
+        Some("turn_to.turning"),
+        "{fb:?}"
+    );
+    // it turned left (counter-clockwise), the way it was asked to
+    let turned_left = fx.seen.lock().unwrap().velocity.iter().any(|v| v.1 > 0.3);
+    assert!(turned_left);
+
+    // a newer goal preempts the running one; the new option takes over
+    let fb = send_option(&a, option_goal("circle", r#"{"speed": 0.3}"#));
+    wait_until("circle feedback", Duration::from_secs(10), || {
+        fb.lock().unwrap().iter().any(|p| p == "circle.driving")
+    });
+    send_option(
+        &b,
+        option_goal("turn_to", r#"{"yaw": -1.0, "direction": "right"}"#),
+    );
+    assert!(a.wait_for_result(long));
+    assert_eq!(a.state(), StatusCode::Preempted);
+    assert_eq!(a.goal_status_text(), "preempted by a newer goal");
+    assert!(b.wait_for_result(long));
+    assert_eq!(b.state(), StatusCode::Succeeded, "{}", b.goal_status_text());
+
+    // a cancel stops the robot
+    let fb = send_option(&a, option_goal("circle", r#"{"speed": 0.4}"#));
+    wait_until("the robot circling", Duration::from_secs(10), || {
+        !fb.lock().unwrap().is_empty()
+            && fx
+                .seen
+                .lock()
+                .unwrap()
+                .velocity
+                .last()
+                .is_some_and(|v| v.0 > 0.3)
+    });
+    a.cancel_goal();
+    assert!(a.wait_for_result(long));
+    assert_eq!(a.state(), StatusCode::Preempted);
+    assert_eq!(a.goal_status_text(), "canceled; the robot stopped");
+    let n = fx.seen.lock().unwrap().velocity.len();
+    wait_until("a few more cycles", Duration::from_secs(10), || {
+        fx.seen.lock().unwrap().velocity.len() > n + 10
+    });
+    let last = *fx.seen.lock().unwrap().velocity.last().unwrap();
+    assert!(
+        last.0.abs() < 0.01 && last.1.abs() < 0.01,
+        "still moving: {last:?}"
+    );
+}
+
+fn mission_fixture(dir: &Path) -> Fixture<RunMission> {
+    let first = dir.join("first.lua");
+    // 5 Hz, 60 times real time: a simulated minute takes a second
+    let (control, run, seen, handle) = start_run(Duration::from_millis(200), 60.0, move || {
+        let m = skipper::controllers::mission::load(&first).unwrap();
+        let world = skipper::controllers::mission::world(&m, None, 0).unwrap();
+        let (runner, handle) = MissionRunner::new(skipper_mission::MissionController::new(m));
+        (
+            Box::new(world) as Box<dyn skipper_core::World>,
+            Box::new(runner) as Box<dyn skipper_core::Controller>,
+            handle,
+        )
+    });
+    let bus = InProcBus::<RunMission>::new();
+    let a = ActionServer::new(ServerConfig::default(), Arc::new(SystemClock));
+    bus.attach_server(&a);
+    let server = run_mission::serve(a, handle, Arc::new(AtomicBool::new(true)));
+    let pump = bus.spawn();
+    Fixture {
+        bus,
+        _pump: pump,
+        _server: server,
+        control,
+        run: Some(run),
+        seen,
+    }
+}
+
+fn send_mission(c: &SimpleActionClient<RunMission>, path: &Path) -> Arc<Mutex<Vec<String>>> {
+    let fb: Arc<Mutex<Vec<String>>> = Arc::default();
+    let f2 = fb.clone();
+    c.send_goal(
+        RunMissionGoal {
+            mission: path.display().to_string(),
+        },
+        None,
+        None,
+        Some(Box::new(move |f| {
+            if let Ok(mut v) = f2.lock() {
+                v.push(f.active_items.clone())
+            }
+        })),
+    );
+    fb
+}
+
+const DIVE: &str = r#"NAME = "Dive"
+STACK = {
+    { COMMAND = Guidance.Pitch,
+      Guidance.Pitch.DEPTH:SET(Units.METER(30)),
+      Guidance.Pitch.SPEED:SET(Units.METER_PER_SECOND, 1) };
+    { COMMAND = Guidance.Wait, Guidance.Wait.DURATION:SET(Units.HOUR(2)) };
+}
+"#;
+
+#[test]
+fn run_mission_goals_fly_missions_on_the_auv() {
+    let dir = tempfile::tempdir().unwrap();
+    let w = |name: &str, text: &str| {
+        let p = dir.path().join(name);
+        std::fs::write(&p, text).unwrap();
+        p
+    };
+    w("first.lua", DIVE);
+    let short = w(
+        "short.lua",
+        "NAME = \"Short\"\nSTACK = {\n    { ID = \"Pause\";\n      { COMMAND = Guidance.Wait, Guidance.Wait.DURATION:SET(Units.MINUTE(1)) };\n    };\n}\n",
+    );
+    let late = w(
+        "late.lua",
+        "NAME = \"Late\"\nSTACK = {\n    WITHIN = Units.MINUTE(1);\n    { COMMAND = Guidance.Wait, Guidance.Wait.DURATION:SET(Units.HOUR(1)) };\n}\n",
+    );
+    let bad = w(
+        "bad.lua",
+        "NAME = \"Bad\"\nSTACK = {\n    { COMMAND = Guidance.Teleport };\n}\n",
+    );
+    let dive = w("dive.lua", DIVE);
+    let fx = mission_fixture(dir.path());
+    let a = fx.client("/client_a");
+    let b = fx.client("/client_b");
+    let long = Some(Duration::from_secs(30));
+
+    // a mission that does not check: aborted with the file:line message
+    send_mission(&a, &bad);
+    assert!(a.wait_for_result(long));
+    assert_eq!(a.state(), StatusCode::Aborted);
+    assert_eq!(a.result().map(|r| r.outcome), Some("error".to_string()));
+    let text = a.goal_status_text();
+    assert!(text.contains("bad.lua:3"), "{text}");
+    send_mission(&a, &dir.path().join("missing.lua"));
+    assert!(a.wait_for_result(long));
+    assert!(a.goal_status_text().contains("cannot read the mission"));
+
+    // a mission completes: SUCCEEDED, outcome completed, active items as feedback
+    let fb = send_mission(&a, &short);
+    assert!(a.wait_for_result(long));
+    assert_eq!(a.state(), StatusCode::Succeeded, "{}", a.goal_status_text());
+    assert_eq!(a.result().map(|r| r.outcome), Some("completed".to_string()));
+    let fb = fb.lock().unwrap().clone();
+    assert!(fb.iter().any(|f| f.contains("Pause")), "{fb:?}");
+
+    // the top-level WITHIN expires: ABORTED, outcome timed_out
+    send_mission(&a, &late);
+    assert!(a.wait_for_result(long));
+    assert_eq!(a.state(), StatusCode::Aborted);
+    assert_eq!(a.result().map(|r| r.outcome), Some("timed_out".to_string()));
+
+    // a newer goal preempts; a cancel hands the vehicle to the default mission
+    send_mission(&a, &dive);
+    wait_until("the dive", Duration::from_secs(10), || {
+        a.state() == StatusCode::Active
+    });
+    send_mission(&b, &dive);
+    assert!(a.wait_for_result(long));
+    assert_eq!(a.state(), StatusCode::Preempted);
+    assert_eq!(a.result().map(|r| r.outcome), Some("preempted".to_string()));
+    wait_until("the second dive", Duration::from_secs(10), || {
+        b.state() == StatusCode::Active
+            && fx
+                .seen
+                .lock()
+                .unwrap()
+                .auv
+                .last()
+                .is_some_and(|sp| sp.buoyancy != Some(1.0))
+    });
+    b.cancel_goal();
+    assert!(b.wait_for_result(long));
+    assert_eq!(b.state(), StatusCode::Preempted);
+    assert_eq!(b.result().map(|r| r.outcome), Some("canceled".to_string()));
+    let n = fx.seen.lock().unwrap().auv.len();
+    wait_until("a few more cycles", Duration::from_secs(10), || {
+        fx.seen.lock().unwrap().auv.len() > n + 5
+    });
+    let sp = *fx.seen.lock().unwrap().auv.last().unwrap();
+    // the default mission: full positive buoyancy, GPS and comms requested
+    assert_eq!(sp.buoyancy, Some(1.0), "{sp:?}");
+    assert_ne!(sp.sample, 0, "{sp:?}");
+}
