@@ -3,7 +3,7 @@
 # the interop tests use). Idempotent: installs only what is missing.
 set -euo pipefail
 pkgs=(ros-core python3-actionlib python3-rospy python3-rostopic python3-rosnode
-      python3-actionlib-msgs python3-geometry-msgs python3-nav-msgs)
+      python3-actionlib-msgs python3-geometry-msgs python3-nav-msgs python3-genpy)
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

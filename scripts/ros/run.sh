@@ -4,7 +4,10 @@
 #     reference's scenarios 1-4, the behaviours observed on real ROS, a bounded stress test;
 #  2. Skipper's clients against rospy's SimpleActionServer and ActionServer;
 #  3. `skipper run --ros`: a goto goal with `skipper action send`, and `rosnode info`,
-#     `rostopic info` / `rostopic echo` on Skipper's node.
+#     `rostopic info` / `rostopic echo` on Skipper's node;
+#  4. the Python SimpleActionClient sending run_option goals to an XABSL run and
+#     run_mission goals to a mission run (goals.py), and `skipper action send` with
+#     run_option.
 # Every process it starts is stopped by the trap. Needs scripts/ros/install.sh.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -92,4 +95,30 @@ sleep 3
 tw="$(timeout 20 rostopic echo -n 1 /robot1/odom/twist/twist/linear/x 2>&1)" || fail "echo twist"
 grep -q "0.3" <<<"$tw" || fail "cmd_vel not obeyed: $tw"
 ok "rostopic pub /robot1/cmd_vel drives the robot"
+kill -INT "${pids[-1]}" "${pids[-2]}" 2>/dev/null || true   # rostopic pub, the run
+wait "${pids[-1]}" "${pids[-2]}" 2>/dev/null || true
+
+echo "== 4. run_option and run_mission with the Python SimpleActionClient"
+"$SKIPPER_BIN" run examples/xabsl/goals/agents.xabsl --ros --no-log --speed 4 >"$tmp/run_xabsl.log" 2>&1 &
+pids+=($!)
+$ROS_PY scripts/ros/goals.py option 2>"$tmp/goals_option.err" || fail "run_option with the Python client"
+"$SKIPPER_BIN" action send /robot1/run_option option=turn_to parameters='{"yaw": -2.0, "direction": "right"}' \
+  --wait 20s --timeout 60s >"$tmp/send_option.log" 2>&1 || fail "skipper action send run_option"
+grep -qF 'SUCCEEDED: option `turn_to` reached a target state' "$tmp/send_option.log" || fail "run_option did not succeed"
+ok "skipper action send /robot1/run_option option=turn_to parameters='{...}': SUCCEEDED"
+kill -INT "${pids[-1]}" 2>/dev/null || true
+wait "${pids[-1]}" 2>/dev/null || true
+mkdir -p "$tmp/missions"
+cp examples/missions/workSite.cfg "$tmp/missions/"
+printf '%s\n' 'NAME = "Short"' 'STACK = {' '    { ID = "Pause";' \
+  '      { COMMAND = Guidance.Wait, Guidance.Wait.DURATION:SET(Units.MINUTE(1)) };' '    };' '}' \
+  >"$tmp/missions/short.lua"
+printf '%s\n' 'NAME = "Bad"' 'STACK = {' '    { COMMAND = Guidance.Teleport };' '}' >"$tmp/missions/bad.lua"
+printf '%s\n' 'NAME = "Dive"' 'STACK = {' '    { COMMAND = Guidance.Pitch,' \
+  '      Guidance.Pitch.DEPTH:SET(Units.METER(30)),' \
+  '      Guidance.Pitch.SPEED:SET(Units.METER_PER_SECOND, 1) };' \
+  '    { COMMAND = Guidance.Wait, Guidance.Wait.DURATION:SET(Units.HOUR(2)) };' '}' >"$tmp/missions/dive.lua"
+"$SKIPPER_BIN" run "$tmp/missions/dive.lua" --ros --no-log --speed 30 >"$tmp/run_mission.log" 2>&1 &
+pids+=($!)
+$ROS_PY scripts/ros/goals.py mission "$tmp/missions" 2>"$tmp/goals_mission.err" || fail "run_mission with the Python client"
 echo "$checks passed, 0 failed"
