@@ -1,9 +1,14 @@
 //! The executive as a Skipper [`Controller`]: each cycle it ticks the executive on the
 //! vehicle's signals and sends the setpoints; item state changes go to the run's events
-//! (kind `transition`) and the item states to `/controller`.
+//! (kind `transition`) and the item states to `/controller`. Items with a place —
+//! `Waypoint` (its capture circle) and `Circle` (its centre and radius) — carry it in their
+//! state (`place`: latitude, longitude and, when the local frame's origin is known, `x`
+//! and `y` in metres), so reports and the dashboard can draw them on the map.
 
+use crate::behaviors::{defaults, local_offset};
 use crate::executive::{Executive, ItemState, MissionStatus};
-use crate::model::Mission;
+use crate::library::BehaviorKind;
+use crate::model::{Body, Mission};
 use skipper_core::{Controller, ControllerError, Cycle, Signals, Status, VehicleInfo, VehicleKind};
 use std::sync::Arc;
 
@@ -11,15 +16,76 @@ use std::sync::Arc;
 pub struct MissionController {
     exec: Executive,
     name: String,
+    /// Per item: its place on the map, if it has one.
+    places: Vec<Option<serde_json::Value>>,
+    /// The origin of the local frame, if known.
+    origin: Option<(f64, f64)>,
+}
+
+/// The place of an item: a waypoint's capture circle or a circle's centre and radius.
+fn place(mission: &Mission, i: usize, origin: Option<(f64, f64)>) -> Option<serde_json::Value> {
+    let Body::Leaf(leaf) = &mission.items.get(i)?.body else {
+        return None;
+    };
+    let (key, radius_key, (lat, lon), radius) = match leaf.kind {
+        BehaviorKind::Waypoint => (
+            "waypoint",
+            "capture_radius",
+            leaf.position("WAYPOINT")?,
+            leaf.number("CAPTURE_RADIUS")
+                .unwrap_or(defaults::CAPTURE_RADIUS),
+        ),
+        BehaviorKind::Circle => (
+            "circle",
+            "radius",
+            leaf.position("CENTER")?,
+            leaf.number("RADIUS").unwrap_or(defaults::CIRCLE_RADIUS),
+        ),
+        _ => return None,
+    };
+    let mut o = serde_json::json!({
+        "kind": key,
+        "name": mission.items.get(i).map_or("", |it| it.path.as_str()),
+        "latitude": lat,
+        "longitude": lon,
+        radius_key: radius,
+    });
+    if let Some((lat0, lon0)) = origin {
+        let (x, y) = local_offset(lat0, lon0, lat, lon);
+        if x.is_finite() && y.is_finite() {
+            o["x"] = x.into();
+            o["y"] = y.into();
+        }
+    }
+    Some(o)
 }
 
 impl MissionController {
     /// A controller for a loaded mission.
     pub fn new(mission: Arc<Mission>) -> Self {
+        let places = (0..mission.items.len())
+            .map(|i| place(&mission, i, None))
+            .collect();
         Self {
             name: format!("mission:{}", mission.name),
             exec: Executive::new(mission),
+            places,
+            origin: None,
         }
+    }
+    /// The origin (latitude, longitude in degrees) of the world's local frame (x east,
+    /// y north, metres), so that places in the state also get local coordinates.
+    pub fn with_origin(mut self, latitude: f64, longitude: f64) -> Self {
+        let m = self.exec.mission().clone();
+        self.places = (0..m.items.len())
+            .map(|i| place(&m, i, Some((latitude, longitude))))
+            .collect();
+        self.origin = Some((latitude, longitude));
+        self
+    }
+    /// The origin of the local frame given with [`with_origin`](Self::with_origin).
+    pub fn origin(&self) -> Option<(f64, f64)> {
+        self.origin
     }
     /// The executive.
     pub fn executive(&self) -> &Executive {
@@ -78,7 +144,15 @@ impl Controller for MissionController {
     }
 
     fn state(&self) -> Option<serde_json::Value> {
-        Some(self.exec.state_json())
+        let mut s = self.exec.state_json();
+        if let Some(items) = s.get_mut("items").and_then(serde_json::Value::as_array_mut) {
+            for (o, p) in items.iter_mut().zip(&self.places) {
+                if let Some(p) = p {
+                    o["place"] = p.clone();
+                }
+            }
+        }
+        Some(s)
     }
 
     fn summary(&self, out: &mut serde_json::Map<String, serde_json::Value>) {

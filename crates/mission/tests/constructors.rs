@@ -158,3 +158,51 @@ fn the_spec_mission_loads_with_its_structure() {
     let Or(left, _fix2h) = &**left else { panic!() };
     assert!(matches!(&**left, And(..)), "{left:?}");
 }
+
+#[test]
+fn waypoint_and_circle_places_are_in_the_controller_state() {
+    use skipper_core::Controller;
+    let m = std::sync::Arc::new(load(
+        "NAME = 'places'
+         STACK = {
+           BEHAVIOR(Guidance.Circle)
+             :SET(Guidance.Circle.CENTER, Units.DEGREE(36.81, -121.90))
+             :SET(Guidance.Circle.RADIUS, Units.METER, 250);
+           COMMAND(Guidance.Waypoint)
+             :SET(Guidance.Waypoint.WAYPOINT, Units.DEGREE(36.80, -121.89));
+           COMMAND(Guidance.Wait):SET(Guidance.Wait.DURATION, Units.MINUTE, 1);
+         }",
+    ));
+    // without the local frame's origin: latitude and longitude only
+    let plain = skipper_mission::MissionController::new(m.clone());
+    let s = plain.state().unwrap();
+    let items = s["items"].as_array().unwrap();
+    let places: Vec<&serde_json::Value> = items.iter().filter_map(|i| i.get("place")).collect();
+    assert_eq!(places.len(), 2, "{s}");
+    assert!(places.iter().all(|p| p.get("x").is_none()));
+    // with it: metres east and north of the origin, the radii as set or by default
+    let c = skipper_mission::MissionController::new(m).with_origin(36.80, -121.90);
+    let s = c.state().unwrap();
+    let circle = s["items"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find_map(|i| i.get("place").filter(|p| p["kind"] == "circle"))
+        .unwrap()
+        .clone();
+    assert!(circle["x"].as_f64().unwrap().abs() < 1e-6);
+    let north = circle["y"].as_f64().unwrap();
+    assert!((north - 1111.95).abs() < 0.1, "{north}");
+    assert_eq!(circle["radius"], 250.0);
+    let wp = s["items"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find_map(|i| i.get("place").filter(|p| p["kind"] == "waypoint"))
+        .unwrap()
+        .clone();
+    let east = wp["x"].as_f64().unwrap();
+    assert!((east - 890.4).abs() < 1.0, "{east}");
+    assert!(wp["y"].as_f64().unwrap().abs() < 1e-6);
+    assert_eq!(wp["capture_radius"], 10.0);
+}

@@ -526,12 +526,27 @@ fn report_of_the_example_mission() {
     let depth = figure(&html, "depth");
     assert_eq!(long_lines(depth, &plots::hex(plots::robot_color(0))), 1);
     assert_eq!(long_lines(depth, &plots::hex(plots::style::SEAFLOOR)), 1);
-    // the track is on the map (the coast, 6 km away, is outside the half hour's track)
+    // the track is on the map, and the coast, 6 km east, on the map that now also spans
+    // the mission's waypoints
     let map = figure(&html, "map");
     assert_eq!(long_lines(map, &plots::hex(plots::robot_color(0))), 1);
-    assert_eq!(count(map, "polyline", &[&stroke(plots::style::COAST)]), 0);
-    // the mission's item states are lanes of the timeline
+    assert_eq!(count(map, "polyline", &[&stroke(plots::style::COAST)]), 1);
+    // its four waypoints with their 100 m capture circles, from the items' places
+    assert_eq!(count(map, "circle", &[&stroke(plots::style::CAPTURE)]), 4);
     let rec = skipper::report::open(&dir.path().join("m.mcap")).unwrap();
+    let wps = skipper::report::series::waypoints(&rec);
+    assert_eq!(wps.len(), 4, "{wps:?}");
+    assert!(wps.iter().all(|w| w.radius == Some(100.0) && !w.from_world));
+    // in the local frame of the track: the start, 0.01 deg west, north-west and north of it
+    // (0.01 deg is 1112 m of latitude, 890 m of longitude at 36.8 deg N)
+    for (x, y) in [(0.0, 0.0), (-890.3, 0.0), (-890.3, 1112.0), (0.0, 1112.0)] {
+        assert!(
+            wps.iter()
+                .any(|w| (w.x - x).abs() < 5.0 && (w.y - y).abs() < 5.0),
+            "no waypoint at ({x}, {y}): {wps:?}"
+        );
+    }
+    // the mission's item states are lanes of the timeline
     let all = lanes::lanes(&rec);
     assert!(
         all.iter()

@@ -221,6 +221,25 @@ function drawRays(r, i, all) {
   }
 }
 
+// A mission's places (waypoints with their capture circles, circle centres with their
+// circles) from the controller's state; the active ones drawn solid.
+function drawPlaces(r) {
+  const items = r.state && Array.isArray(r.state.items) ? r.state.items : [];
+  ctx.font = '11px sans-serif';
+  for (const it of items) {
+    const p = it.place;
+    if (!p || typeof p.x !== 'number' || typeof p.y !== 'number') continue;
+    const [x, y] = toScreen(p.x, p.y);
+    const rad = Math.max(3, (p.capture_radius || p.radius || 0) * S.view.scale);
+    const active = it.state === 'active';
+    ctx.strokeStyle = '#800080'; ctx.lineWidth = active ? 2 : 1;
+    ctx.setLineDash(active ? [] : [3, 3]);
+    ctx.beginPath(); ctx.arc(x, y, rad, 0, 2 * Math.PI); ctx.stroke(); ctx.setLineDash([]);
+    ctx.fillStyle = '#800080'; ctx.fillRect(x - 2, y - 2, 4, 4);
+    ctx.fillText(p.name || it.id || '', x + 6, y - 6);
+  }
+}
+
 function drawTarget(r, i) {
   const t = r.target;
   if (!t) return;
@@ -258,6 +277,7 @@ function draw() {
     const rs = f.robots || [];
     const all = rs.length <= 10;
     rs.forEach((r, i) => drawRays(r, i, all));
+    rs.forEach((r) => drawPlaces(r));
     rs.forEach((r, i) => drawTarget(r, i));
     rs.forEach((r, i) => drawRobot(r, i, rs.length <= 20));
   }

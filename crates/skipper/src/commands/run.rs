@@ -125,7 +125,7 @@ pub fn run(args: RunArgs) -> Result<u8, Failure> {
             let m = mission::load(p)?;
             let w: Box<dyn skipper_core::World> =
                 Box::new(mission::world(&m, args.world.as_deref(), args.seed)?);
-            let mc = skipper_mission::MissionController::new(m);
+            let mc = mission::controller(m, &*w);
             let c: Box<dyn skipper_core::Controller> = if args.ros.is_some() {
                 // run_mission goals replace the mission; the run goes on after it ends
                 let (r, h) = MissionRunner::new(mc);

@@ -2,7 +2,7 @@
 //! its worksite (`workSite.cfg` beside the mission, or `--world SITE.cfg`).
 
 use crate::exit::Failure;
-use skipper_mission::{load_file, parse_config, ConfigTable, Limits, Mission};
+use skipper_mission::{load_file, parse_config, ConfigTable, Limits, Mission, MissionController};
 use skipper_sim::auv::site::KEYS;
 use skipper_sim::{AuvSite, AuvWorld};
 use std::path::Path;
@@ -15,6 +15,18 @@ pub fn load(path: &Path) -> Result<Arc<Mission>, Failure> {
         eprintln!("{w}");
     }
     Ok(Arc::new(m))
+}
+
+/// The controller of a mission flying in `world`: places in its state get the world's
+/// local coordinates when the world says where its origin is (`/world`'s `origin`).
+pub fn controller(m: Arc<Mission>, world: &dyn skipper_core::World) -> MissionController {
+    let c = MissionController::new(m);
+    let d = world.describe();
+    let origin = &d["origin"];
+    match (origin["latitude"].as_f64(), origin["longitude"].as_f64()) {
+        (Some(lat), Some(lon)) => c.with_origin(lat, lon),
+        _ => c,
+    }
 }
 
 /// The worksite of a configuration table.

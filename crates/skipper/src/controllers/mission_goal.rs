@@ -198,7 +198,10 @@ impl Controller for MissionRunner {
                     "controller",
                     serde_json::json!({"run_mission": mission.name, "goal": id}),
                 );
-                let mut m = MissionController::new(mission);
+                let mut m = match self.inner.origin() {
+                    Some((lat, lon)) => MissionController::new(mission).with_origin(lat, lon),
+                    None => MissionController::new(mission),
+                };
                 m.start(c.vehicle, c.signals)?;
                 self.inner = m;
                 self.active = Some(id);

@@ -107,7 +107,7 @@ impl ControllerChoice {
                 match auv {
                     Some(i) => Ok(vec![(
                         i,
-                        Box::new(skipper_mission::MissionController::new(m)) as Box<dyn Controller>,
+                        Box::new(mission::controller(m, world)) as Box<dyn Controller>,
                     )]),
                     None => Err(Failure::bad_input(format!(
                         "{}: a mission needs an AUV, and this world has none",
