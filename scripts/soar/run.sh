@@ -55,9 +55,17 @@ serve() { # NAME ARGS...: start a server in the background, set $server and $add
     echo "FAILED: skipper link serve did not start"; cat "$work/$name.err"; exit 1
   fi
 }
-serve served --world examples/worlds/soar-tour.world
+SKIPPER_LOG=skipper::speech=info serve served --world examples/worlds/soar-tour.world
 "$bridge" -m skipper_soar_bridge examples/soar/waypoint-tour.soar --connect "$addr" --seed 0
 wait "$server"
+# the agent's `say` messages went to the real espeak-ng (installed by install.sh), each
+# run to its end with status 0 (without a sound card it still synthesises, then
+# reports the missing device on stderr and exits 0)
+spoken="$(sed 's/\x1b\[[0-9;]*m//g' "$work/served.err" | sed -n 's/.*speech.*spoken=\([0-9]*\).*/\1/p' | tail -n 1)"
+if [ -z "$spoken" ] || [ "$spoken" -lt 3 ]; then
+  echo "FAILED: espeak-ng spoke ${spoken:-nothing} of the tour's utterances"; cat "$work/served.err"; exit 1
+fi
+echo "ok: espeak-ng spoke $spoken utterances"
 "$PYTHON" "$here/check_soar_run.py" "$work/served.mcap" "$work/served.json" \
   --goal robot1:4,0 --goal robot1:4,3 --goal robot1:0,3 --goal robot1:0,0 \
   --status robot1:add-waypoint:complete --status robot1:set-velocity:executing \

@@ -429,3 +429,67 @@ fn a_robot_without_sounds_answers_25_nul_bytes() {
     );
     assert_eq!(r, vec![(ids::PLAYLIST, vec![0u8; 25])]);
 }
+
+#[test]
+fn tcm2_modes_switch_the_compass_calibrate_and_reset() {
+    use skipper_p2os::packets::Tcm2Pac;
+    let mut f = fleet();
+    f.status.compass_deg = Some(90.0);
+    f.status.tcm2 = [90.0, 1.5, -2.0, 21.0];
+    let mut s = open(&mut f, &ServerConfig::default());
+    // one cycle: the SIP's compass byte (heading / 2) and, if asked for, a TCM2pac
+    let cycle = |s: &mut Session, f: &mut Recorder| {
+        let mut out = Vec::new();
+        s.cycle(f, &mut out);
+        let got = frames(&out);
+        fn frame(g: &(u8, Vec<u8>)) -> Frame<'_> {
+            Frame {
+                id: g.0,
+                data: &g.1,
+                bytes: &[],
+            }
+        }
+        let sip = Sip::decode(&frame(&got[0])).unwrap();
+        let pac = got
+            .iter()
+            .find(|g| g.0 == ids::TCM2)
+            .map(|g| Tcm2Pac::decode(&frame(g)).unwrap());
+        (sip.compass, pac)
+    };
+    assert_eq!(cycle(&mut s, &mut f), (45, None));
+    // 0: off (no compass in the SIP), 1: compass only
+    send(&mut s, &mut f, &cmd(CommandId::Tcm2, 0), 0);
+    assert_eq!(cycle(&mut s, &mut f), (0, None));
+    send(&mut s, &mut f, &cmd(CommandId::Tcm2, 1), 0);
+    assert_eq!(cycle(&mut s, &mut f), (45, None));
+    // 2: one TCM2pac, uncalibrated
+    send(&mut s, &mut f, &cmd(CommandId::Tcm2, 2), 0);
+    let (c, pac) = cycle(&mut s, &mut f);
+    let pac = pac.unwrap();
+    assert_eq!(
+        (c, pac.heading, pac.pitch, pac.roll, pac.temperature),
+        (45, 900, 15, -20, 210)
+    );
+    assert_eq!((pac.cal_h, pac.cal_v), (0, 0));
+    assert_eq!(cycle(&mut s, &mut f).1, None);
+    // 3: continuous; 5 starts a calibration (scores 0 while it runs), 6 stops it
+    send(&mut s, &mut f, &cmd(CommandId::Tcm2, 3), 0);
+    send(&mut s, &mut f, &cmd(CommandId::Tcm2, 5), 0);
+    let p = cycle(&mut s, &mut f).1.unwrap();
+    assert_eq!((p.cal_h, p.cal_v), (0, 0));
+    send(&mut s, &mut f, &cmd(CommandId::Tcm2, 6), 0);
+    let p = cycle(&mut s, &mut f).1.unwrap();
+    assert_eq!((p.cal_h, p.cal_v, p.cal_m), (9, 9, 0));
+    // 4 (user calibration) restarts it
+    send(&mut s, &mut f, &cmd(CommandId::Tcm2, 4), 0);
+    let p = cycle(&mut s, &mut f).1.unwrap();
+    assert_eq!((p.cal_h, p.cal_v), (0, 0));
+    send(&mut s, &mut f, &cmd(CommandId::Tcm2, 6), 0);
+    assert_eq!(cycle(&mut s, &mut f).1.unwrap().cal_h, 9);
+    // 7: soft reset: compass on, no TCM2pac, the calibration forgotten
+    send(&mut s, &mut f, &cmd(CommandId::Tcm2, 0), 0);
+    send(&mut s, &mut f, &cmd(CommandId::Tcm2, 7), 0);
+    assert_eq!(cycle(&mut s, &mut f), (45, None));
+    send(&mut s, &mut f, &cmd(CommandId::Tcm2, 2), 0);
+    assert_eq!(cycle(&mut s, &mut f).1.unwrap().cal_h, 0);
+}

@@ -43,6 +43,28 @@ enum Stream {
     Continuous,
 }
 
+/// The TCM2 compass as the TCM2 command (#45) leaves it: on or off (the SIP's compass
+/// byte is 0 while it is off), and its calibration. The simulated compass has no
+/// distortion, so a calibration, once stopped (mode 6), scores the best the TCM2 reports
+/// (H and V 9, M 0); until then, and while one runs (modes 4 and 5), the scores are 0.
+/// A soft reset (mode 7) returns to the power-on state: on, no TCM2pac, uncalibrated.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Tcm2State {
+    on: bool,
+    calibrating: bool,
+    calibrated: bool,
+}
+
+impl Default for Tcm2State {
+    fn default() -> Self {
+        Self {
+            on: true,
+            calibrating: false,
+            calibrated: false,
+        }
+    }
+}
+
 impl Stream {
     fn from_arg(v: i32) -> Self {
         match v {
@@ -105,6 +127,7 @@ pub struct Session {
     io_pac: Stream,
     encoder_pac: Stream,
     tcm2_pac: Stream,
+    tcm2: Tcm2State,
     simstat: Stream,
     /// GRIP_PRESSURE (16) or LIFT_CARRY (17) waiting for its GRIPPERVAL
     gripper_pending: Option<i16>,
@@ -141,6 +164,7 @@ impl Session {
             io_pac: Stream::Off,
             encoder_pac: Stream::Off,
             tcm2_pac: Stream::Off,
+            tcm2: Tcm2State::default(),
             simstat: Stream::Off,
             gripper_pending: None,
             sound_on: true,
@@ -438,11 +462,35 @@ impl Session {
             C::IoRequest => self.io_pac = Stream::from_arg(int),
             C::Encoder => self.encoder_pac = Stream::from_arg(int),
             C::Tcm2 => match int {
-                2 => self.tcm2_pac = Stream::Once,
-                3 => self.tcm2_pac = Stream::Continuous,
-                0 | 1 => self.tcm2_pac = Stream::Off,
-                // calibration and reset: nothing to calibrate on a simulated compass
-                _ => {}
+                0 => {
+                    self.tcm2.on = false;
+                    self.tcm2_pac = Stream::Off;
+                }
+                1 => {
+                    self.tcm2.on = true;
+                    self.tcm2_pac = Stream::Off;
+                }
+                2 | 3 => {
+                    self.tcm2.on = true;
+                    self.tcm2_pac = if int == 2 {
+                        Stream::Once
+                    } else {
+                        Stream::Continuous
+                    };
+                }
+                4 | 5 => {
+                    self.tcm2.calibrating = true;
+                    self.tcm2.calibrated = false;
+                }
+                6 => {
+                    self.tcm2.calibrated = self.tcm2.calibrating || self.tcm2.calibrated;
+                    self.tcm2.calibrating = false;
+                }
+                7 => {
+                    self.tcm2 = Tcm2State::default();
+                    self.tcm2_pac = Stream::Off;
+                }
+                _ => self.stats.ignored += 1,
             },
             C::Sonar => self.act(
                 fleet,
@@ -615,6 +663,8 @@ impl Session {
                 pitch: t(st.tcm2[1]),
                 roll: t(st.tcm2[2]),
                 temperature: t(st.tcm2[3]),
+                cal_h: if self.tcm2.calibrated { 9 } else { 0 },
+                cal_v: if self.tcm2.calibrated { 9 } else { 0 },
                 ..Default::default()
             };
             if let Ok(p) = pac.encode() {
@@ -660,7 +710,7 @@ impl Session {
         s.flags = if st.motors_enabled { FLAG_MOTORS } else { 0 }
             | if st.sonar_enabled { FLAG_SONARS } else { 0 }
             | if st.estop { FLAG_ESTOP } else { 0 };
-        s.compass = st.compass_deg.map_or(0, |d| {
+        s.compass = st.compass_deg.filter(|_| self.tcm2.on).map_or(0, |d| {
             (wrap_deg(d).rem_euclid(360.0) / 2.0).round().min(179.0) as u8
         });
         let n = st.sonars.min(st.sonar.len());
