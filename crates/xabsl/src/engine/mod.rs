@@ -20,15 +20,20 @@
 //! `/` by zero divides by 1e-7; `%` works on the operands truncated to 32-bit integers
 //! (and gives 0, reported, for a zero divisor, where the reference crashes).
 //!
-//! Nothing in a steady-state cycle allocates: values live in one array of slots,
-//! expressions are trees built at load time, and the activation path and the list of
-//! basic behaviors run are buffers reused from cycle to cycle.
+//! The checked program is built into an executable form of typed trees ([`code`]),
+//! which is lowered to a flat list of instructions over one array of slots and run by
+//! a small interpreter (`vm`): one loop for the whole cycle, options entered and left
+//! on a stack of frames rather than by recursion.
+//!
+//! Nothing in a steady-state cycle allocates: values live in one array of slots, the
+//! instructions are built at load time, and the activation path, the list of basic
+//! behaviors run and the frames are buffers reused from cycle to cycle.
 
 mod build;
 pub mod code;
-mod lower;
 mod root;
 mod run;
+mod vm;
 
 use crate::model::{self, OptionId, Program, SymbolId, Type};
 use crate::Error;
@@ -152,6 +157,8 @@ struct Runtime {
     cycle: u64,
     path: Vec<PathEntry>,
     depth: u32,
+    /// the options being run (a stack as deep as the longest chain of calls)
+    frames: Vec<vm::Frame>,
     executed: Vec<Executed>,
     problems: Vec<RuntimeProblem>,
     problems_dropped: usize,
@@ -164,10 +171,12 @@ pub struct Engine {
     program: Arc<Program>,
     sources: Vec<Source>,
     code: Code,
-    exec: Vec<lower::LState>,
+    vm: vm::Vm,
     rt: Runtime,
     roots: Vec<RootAction>,
-    root_calls: Vec<lower::LAction>,
+    root_calls: Vec<run::Root>,
+    /// (slot, value) written by the root calls
+    root_params: Vec<(u32, f64)>,
     agent: usize,
 }
 
@@ -189,9 +198,10 @@ impl Engine {
             )));
         }
         let code = build::build(&program, &[]);
+        let vm = vm::Vm::new(&code);
         let rt = Runtime {
             now: 0,
-            slots: code.initial.clone(),
+            slots: vm.initial.clone(),
             options: vec![OptionRt::default(); code.options.len()],
             states: vec![StateRt::default(); code.states.len()],
             behaviors: vec![BehaviorState::default(); code.behaviors.len()],
@@ -200,6 +210,7 @@ impl Engine {
             cycle: 1,
             path: Vec::with_capacity(code.options.len().max(4)),
             depth: 0,
+            frames: Vec::with_capacity(vm.depth),
             executed: Vec::with_capacity(code.behaviors.len().max(4)),
             problems: Vec::with_capacity(MAX_PROBLEMS),
             problems_dropped: 0,
@@ -207,15 +218,15 @@ impl Engine {
             synchronization_ticks: 0,
         };
         let sources = vec![Source::Value; code.inputs.len()];
-        let exec = lower_states(&code);
         let mut e = Engine {
             program,
             sources,
             code,
-            exec,
+            vm,
             rt,
             roots: Vec::new(),
             root_calls: Vec::new(),
+            root_params: Vec::new(),
             agent: 0,
         };
         for (i, o) in e.code.options.iter().enumerate() {
@@ -266,30 +277,30 @@ impl Engine {
     /// values, run in order each cycle; a NaoTH extension).
     pub fn set_root_actions(&mut self, roots: &[RootAction]) {
         self.roots = roots.to_vec();
-        let calls: Vec<code::Action> = roots
-            .iter()
-            .map(|r| match *r {
-                RootAction::Option(o) => code::Action::Option(self.default_call(true, o)),
-                RootAction::Behavior(b) => code::Action::Behavior(self.default_call(false, b)),
+        self.root_calls.clear();
+        self.root_params.clear();
+        for r in roots {
+            let call = match *r {
+                RootAction::Option(o) => {
+                    let (first, n) = self.default_call(true, o);
+                    run::Root::Option(o as u32, first, n)
+                }
+                RootAction::Behavior(b) => {
+                    let (first, n) = self.default_call(false, b);
+                    run::Root::Behavior(b as u32, first, n)
+                }
                 RootAction::Set(s, v) => {
                     let slot = self.code.symbol_slot.get(s).copied().unwrap_or(0);
-                    match self.program.symbols.get(s).map(|s| s.ty) {
-                        Some(Type::Boolean) => {
-                            code::Action::SetB(s as u32, slot, code::B::Const(v != 0.0))
-                        }
-                        Some(Type::Enum(_)) => {
-                            code::Action::SetE(s as u32, slot, code::E::Const(v as u32))
-                        }
-                        _ => code::Action::SetD(s as u32, slot, code::D::Const(v)),
-                    }
+                    let v = match self.program.symbols.get(s).map(|s| s.ty) {
+                        Some(Type::Boolean) => f64::from(u8::from(v != 0.0)),
+                        Some(Type::Enum(_)) => f64::from(v as u32),
+                        _ => v,
+                    };
+                    run::Root::Set(s as u32, slot, v)
                 }
-            })
-            .collect();
-        let lw = lower::Lower {
-            code: &self.code,
-            targets: targets(&self.code),
-        };
-        self.root_calls = calls.iter().map(|a| lw.action(a)).collect();
+            };
+            self.root_calls.push(call);
+        }
     }
 
     /// The root actions.
@@ -297,7 +308,9 @@ impl Engine {
         &self.roots
     }
 
-    fn default_call(&self, option: bool, i: usize) -> code::Call {
+    /// Every parameter of an option or basic behavior written with 0 / false / first
+    /// element, in the reference's order: (first, count) in the root parameters.
+    fn default_call(&mut self, option: bool, i: usize) -> (u32, u32) {
         let (params, first) = if option {
             (
                 self.program
@@ -317,17 +330,11 @@ impl Engine {
                 self.code.behaviors.get(i).map_or(0, |b| b.first_param),
             )
         };
-        let params = build::set_order(params)
-            .into_iter()
-            .map(|k| {
-                let slot = first + k as u32;
-                (slot, code::Val::Const(0.0))
-            })
-            .collect();
-        code::Call {
-            callee: i as u32,
-            params,
+        let start = self.root_params.len() as u32;
+        for k in build::set_order(params) {
+            self.root_params.push((first + k as u32, 0.0));
         }
+        (start, self.root_params.len() as u32 - start)
     }
 
     // ----------------------------------------------------------------- inputs
@@ -372,7 +379,25 @@ impl Engine {
     /// Rebuild the executable form after a binding changed (the slots stay as they are).
     fn rebuild(&mut self) {
         self.code = build::build(&self.program, &self.sources);
-        self.exec = lower_states(&self.code);
+        self.vm = vm::Vm::new(&self.code);
+        // the program's slots keep their values; times, temporaries and constants
+        // are laid out anew
+        let mut slots = self.vm.initial.clone();
+        let n = self.code.initial.len().min(self.rt.slots.len());
+        if let (Some(new), Some(old)) = (slots.get_mut(..n), self.rt.slots.get(..n)) {
+            new.copy_from_slice(old);
+        }
+        for (g, s) in self.rt.states.iter().enumerate() {
+            if let Some(x) = slots.get_mut(self.vm.state_time as usize + g) {
+                *x = s.time as f64;
+            }
+        }
+        for (o, r) in self.rt.options.iter().enumerate() {
+            if let Some(x) = slots.get_mut(self.vm.option_time as usize + o) {
+                *x = r.time as f64;
+            }
+        }
+        self.rt.slots = slots;
         let roots = self.roots.clone();
         self.set_root_actions(&roots);
     }
@@ -512,8 +537,9 @@ impl Engine {
     pub fn execute(&mut self, now_ms: u64) {
         run::execute(
             &self.code,
-            &self.exec,
+            &self.vm,
             &self.root_calls,
+            &self.root_params,
             &mut self.rt,
             now_ms,
         );
@@ -715,20 +741,6 @@ impl Engine {
             .and_then(|o| self.code.states.get(o.first_state as usize + state))
             .map_or(CoopKind::Normal, |s| s.coop)
     }
-}
-
-/// Whether each state (global index) is a target state.
-fn targets(code: &Code) -> Arc<[bool]> {
-    code.states.iter().map(|s| s.target).collect()
-}
-
-/// The closures of every state.
-fn lower_states(code: &Code) -> Vec<lower::LState> {
-    let lw = lower::Lower {
-        code,
-        targets: targets(code),
-    };
-    code.states.iter().map(|s| lw.state(s)).collect()
 }
 
 /// A cycle of option calls, as "`a` calls `b` calls `a`".

@@ -2,7 +2,6 @@
 //! the option becomes the only root action and is called every cycle with the given
 //! parameter values, as if a state called it with constants.
 
-use super::lower::{LAction, LVal};
 use super::{Engine, RootAction};
 use crate::model::OptionId;
 use crate::Error;
@@ -27,12 +26,10 @@ impl Engine {
         }
         let first = self.code.options.get(option).map_or(0, |o| o.first_param);
         self.set_root_actions(&[RootAction::Option(option)]);
-        if let Some(LAction::Option(_, slots)) = self.root_calls.first_mut() {
-            for (slot, value) in slots.iter_mut() {
-                let k = slot.wrapping_sub(first) as usize;
-                if let Some(&v) = params.get(k) {
-                    *value = LVal::Const(v);
-                }
+        for (slot, value) in self.root_params.iter_mut() {
+            let k = slot.wrapping_sub(first) as usize;
+            if let Some(&v) = params.get(k) {
+                *value = v;
             }
         }
         Ok(())

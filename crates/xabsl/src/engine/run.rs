@@ -6,8 +6,8 @@
 //! costs what it runs, not the size of the program.
 
 use super::code::*;
-use super::lower::{set_params, set_params_changed, wr, LAction, LState, LStmt};
-use super::{Executed, PathEntry, Runtime, RuntimeProblem, MAX_PROBLEMS};
+use super::vm::Vm;
+use super::{Runtime, RuntimeProblem, MAX_PROBLEMS};
 
 /// When something last ran: the cycle, and the cycle before that.
 #[derive(Debug, Clone, Copy, Default)]
@@ -41,7 +41,14 @@ impl Ran {
     }
 }
 
-pub(super) fn execute(code: &Code, exec: &[LState], roots: &[LAction], rt: &mut Runtime, now: u64) {
+pub(super) fn execute(
+    code: &Code,
+    vm: &Vm,
+    roots: &[Root],
+    pairs: &[(u32, f64)],
+    rt: &mut Runtime,
+    now: u64,
+) {
     rt.now = now;
     rt.cycle += 1;
     rt.path.clear();
@@ -49,19 +56,63 @@ pub(super) fn execute(code: &Code, exec: &[LState], roots: &[LAction], rt: &mut 
     rt.problems.clear();
     rt.problems_dropped = 0;
     rt.depth = 0;
-    let x = Exec { code, exec };
-    for a in roots {
-        x.action(rt, a);
+    // the slots apart from the rest, so that the interpreter keeps them at hand
+    let mut slots = std::mem::take(&mut rt.slots);
+    let sl = slots.as_mut_slice();
+    for r in roots {
+        match *r {
+            Root::Option(o, first, n) => {
+                for &(s, v) in pairs
+                    .get(first as usize..(first + n) as usize)
+                    .unwrap_or(&[])
+                {
+                    if let Some(x) = sl.get_mut(s as usize) {
+                        *x = v;
+                    }
+                }
+                vm.run_option(code, sl, rt, o);
+            }
+            Root::Behavior(b, first, n) => {
+                let mut changed = false;
+                for &(s, v) in pairs
+                    .get(first as usize..(first + n) as usize)
+                    .unwrap_or(&[])
+                {
+                    if let Some(x) = sl.get_mut(s as usize) {
+                        if *x != v {
+                            changed = true;
+                            *x = v;
+                        }
+                    }
+                }
+                super::vm::behavior(rt, b as usize, changed);
+            }
+            Root::Set(sym, s, v) => {
+                if let Some(x) = sl.get_mut(s as usize) {
+                    *x = v;
+                }
+                let c = rt.cycle;
+                if let Some(f) = rt.output_set.get_mut(sym as usize) {
+                    *f = c;
+                }
+            }
+        }
     }
+    rt.slots = slots;
 }
 
-struct Exec<'a> {
-    code: &'a Code,
-    exec: &'a [LState],
+/// A root action, ready to run: option or basic behavior with its parameters (first
+/// pair, count; every parameter written with 0 / false / first element), or an output
+/// symbol set to a fixed value (symbol, slot, value).
+#[derive(Debug, Clone, Copy)]
+pub(super) enum Root {
+    Option(u32, u32, u32),
+    Behavior(u32, u32, u32),
+    Set(u32, u32, f64),
 }
 
 #[cold]
-fn problem(rt: &mut Runtime, p: RuntimeProblem) {
+pub(super) fn problem(rt: &mut Runtime, p: RuntimeProblem) {
     if rt.problems.len() < MAX_PROBLEMS {
         rt.problems.push(p);
     } else {
@@ -69,132 +120,7 @@ fn problem(rt: &mut Runtime, p: RuntimeProblem) {
     }
 }
 
-impl Exec<'_> {
-    fn action(&self, rt: &mut Runtime, a: &LAction) {
-        match a {
-            LAction::Option(callee, params) => {
-                set_params(rt, params);
-                self.option(rt, *callee as usize);
-            }
-            LAction::Behavior(callee, params) => behavior(rt, *callee as usize, params),
-            LAction::SetD(sym, s, f) => {
-                let v = f(rt);
-                set_output(rt, *sym, *s, v);
-            }
-            LAction::SetB(sym, s, f) => {
-                let v = f64::from(u8::from(f(rt)));
-                set_output(rt, *sym, *s, v);
-            }
-            LAction::SetE(sym, s, f) => {
-                let v = f64::from(f(rt));
-                set_output(rt, *sym, *s, v);
-            }
-        }
-    }
-
-    /// Run an option (its parameters are written): activation, one decision, the
-    /// actions of the (possibly new) active state.
-    #[inline(never)]
-    fn option(&self, rt: &mut Runtime, o: usize) {
-        let (now, cycle) = (rt.now, rt.cycle);
-        let Some(oc) = self.code.options.get(o) else {
-            return;
-        };
-        let Some(r) = rt.options.get_mut(o) else {
-            return;
-        };
-        let was = r.ran.was_active(cycle);
-        let twice = r.ran.is_active(cycle);
-        if !was {
-            r.activation = now;
-        }
-        r.time = now.saturating_sub(r.activation);
-        let option_time = r.time;
-        let mut current = r.active;
-        if twice {
-            problem(rt, RuntimeProblem::OptionExecutedTwice(o));
-        }
-        if !was {
-            current = oc.initial;
-            reset_state(rt, current);
-        }
-        if let Some(s) = rt.states.get_mut(current as usize) {
-            s.time = now.saturating_sub(s.activation);
-        }
-        let Some(ex) = self.exec.get(current as usize) else {
-            return;
-        };
-        if let Some((CoopKind::Capacity(cap), ci)) = ex.coop {
-            if let Some(c) = rt.coop.get_mut(ci as usize) {
-                c.conflict = c.executing >= cap as i32;
-            }
-        }
-        let mut next = stmt(rt, &ex.decision);
-        if let Some((kind, ci)) = self.exec.get(next as usize).and_then(|x| x.coop) {
-            if !coop_check_coop(kind, ci, rt) {
-                next = current;
-            }
-        }
-        let ex = if next != current {
-            current = next;
-            reset_state(rt, current);
-            match self.exec.get(current as usize) {
-                Some(x) => x,
-                None => return,
-            }
-        } else {
-            ex
-        };
-        if let Some(r) = rt.options.get_mut(o) {
-            r.active = current;
-        }
-        let state_time = rt.states.get(current as usize).map_or(0, |s| s.time);
-        let depth = rt.depth;
-        rt.path.push(PathEntry {
-            option: o,
-            state: current.saturating_sub(oc.first_state) as usize,
-            state_time,
-            option_time,
-            depth,
-        });
-        rt.depth += 1;
-        for a in ex.actions.iter() {
-            self.action(rt, a);
-        }
-        rt.depth -= 1;
-        if let Some(r) = rt.options.get_mut(o) {
-            r.ran.mark(cycle);
-        }
-    }
-}
-
-#[inline(never)]
-fn behavior(rt: &mut Runtime, b: usize, params: &[(u32, super::lower::LVal)]) {
-    let (now, cycle) = (rt.now, rt.cycle);
-    let changed = set_params_changed(rt, params);
-    if let Some(r) = rt.behaviors.get_mut(b) {
-        if !r.ran.was_active(cycle) {
-            r.activation = now;
-        }
-        r.time = now.saturating_sub(r.activation);
-        r.ran.mark(cycle);
-    }
-    rt.executed.push(Executed {
-        behavior: b,
-        changed,
-    });
-}
-
-#[inline]
-fn set_output(rt: &mut Runtime, sym: u32, s: u32, v: f64) {
-    wr(rt, s, v);
-    let c = rt.cycle;
-    if let Some(f) = rt.output_set.get_mut(sym as usize) {
-        *f = c;
-    }
-}
-
-fn reset_state(rt: &mut Runtime, g: u32) {
+pub(super) fn reset_state(rt: &mut Runtime, g: u32) {
     let now = rt.now;
     if let Some(s) = rt.states.get_mut(g as usize) {
         s.activation = now;
@@ -205,7 +131,7 @@ fn reset_state(rt: &mut Runtime, g: u32) {
 /// May the agent enter (or stay in) a cooperative state? Updates the cooperation
 /// bookkeeping as the reference's `coopCheck`.
 #[cold]
-fn coop_check_coop(kind: CoopKind, ci: u32, rt: &mut Runtime) -> bool {
+pub(super) fn coop_check_coop(kind: CoopKind, ci: u32, rt: &mut Runtime) -> bool {
     let prio = rt.agent_priority;
     let ticks = rt.synchronization_ticks;
     let Some(c) = rt.coop.get_mut(ci as usize) else {
@@ -235,18 +161,6 @@ fn coop_check_coop(kind: CoopKind, ci: u32, rt: &mut Runtime) -> bool {
                 false
             } else {
                 true
-            }
-        }
-    }
-}
-
-fn stmt(rt: &mut Runtime, s: &LStmt) -> u32 {
-    let mut s = s;
-    loop {
-        match s {
-            LStmt::Goto(g) => return *g,
-            LStmt::If(c, a, other) => {
-                s = if c(rt) { a } else { other };
             }
         }
     }
