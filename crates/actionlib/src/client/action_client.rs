@@ -209,7 +209,7 @@ impl<A: Action> ActionClient<A> {
             goals.push(Arc::downgrade(&g));
         }
         if let Some(sink) = self.sink() {
-            sink.publish_goal(&ActionGoal {
+            sink.publish_goal(ActionGoal {
                 header: Header {
                     seq: 0,
                     stamp: now,
@@ -237,8 +237,16 @@ impl<A: Action> ActionClient<A> {
 
     fn cancel(&self, msg: GoalId) {
         if let Some(sink) = self.sink() {
-            sink.publish_cancel(&msg);
+            sink.publish_cancel(msg);
         }
+    }
+
+    /// The live goal with this id.
+    fn live_goal(&self, id: &str) -> Option<Arc<GoalShared<A>>> {
+        lock(&self.shared.goals)
+            .iter()
+            .filter_map(Weak::upgrade)
+            .find(|g| g.id == id)
     }
 
     fn live_goals(&self) -> Vec<Arc<GoalShared<A>>> {
@@ -267,22 +275,14 @@ impl<A: Action> ActionClient<A> {
 
     /// A result arrived (C-5).
     pub fn handle_result(&self, msg: &ActionResult<A::Result>) {
-        if let Some(g) = self
-            .live_goals()
-            .into_iter()
-            .find(|g| g.id == msg.status.goal_id.id)
-        {
+        if let Some(g) = self.live_goal(&msg.status.goal_id.id) {
             g.update_result(msg);
         }
     }
 
     /// A feedback arrived (delivered unless the goal is DONE).
     pub fn handle_feedback(&self, msg: &ActionFeedback<A::Feedback>) {
-        if let Some(g) = self
-            .live_goals()
-            .into_iter()
-            .find(|g| g.id == msg.status.goal_id.id)
-        {
+        if let Some(g) = self.live_goal(&msg.status.goal_id.id) {
             if lock(&g.inner).state == CommState::Done {
                 return;
             }
@@ -323,7 +323,7 @@ impl<A: Action> GoalShared<A> {
     /// Apply a status (None: the goal is not in the list); `from_result` keeps a missing
     /// status from meaning LOST.
     fn update_status(self: &Arc<Self>, status: Option<&GoalStatus>, from_result: bool) {
-        let mut fired: Vec<CommState> = Vec::new();
+        let mut fired: &'static [CommState] = &[];
         {
             let mut inner = lock(&self.inner);
             if inner.state == CommState::Done {
@@ -338,11 +338,11 @@ impl<A: Action> GoalShared<A> {
                         );
                         inner.latest.status = StatusCode::Lost as u8;
                         inner.state = CommState::Done;
-                        fired.push(CommState::Done);
+                        fired = &[CommState::Done];
                     }
                 }
                 Some(s) => {
-                    inner.latest = s.clone();
+                    inner.latest.assign(s);
                     match StatusCode::from_u8(s.status) {
                         None => tracing::error!("unknown goal status {} from the server", s.status),
                         Some(code) => match next(inner.state, code) {
@@ -353,17 +353,17 @@ impl<A: Action> GoalShared<A> {
                                 self.id
                             ),
                             Next::To(seq) => {
-                                for &st in seq {
-                                    inner.state = st;
-                                    fired.push(st);
+                                if let Some(&last) = seq.last() {
+                                    inner.state = last;
                                 }
+                                fired = seq;
                             }
                         },
                     }
                 }
             }
         }
-        self.fire(&fired);
+        self.fire(fired);
     }
 
     fn update_result(self: &Arc<Self>, msg: &ActionResult<A::Result>) {
@@ -379,7 +379,7 @@ impl<A: Action> GoalShared<A> {
         {
             let mut inner = lock(&self.inner);
             // the status transition above leaves the state short of DONE
-            inner.latest = msg.status.clone();
+            inner.latest.assign(&msg.status);
             inner.state = CommState::Done;
         }
         self.fire(&[CommState::Done]);
@@ -440,7 +440,7 @@ impl<A: Action> ClientGoalHandle<A> {
         }
         let sink = lock(&client.sink).clone();
         if let Some(sink) = sink {
-            sink.publish_cancel(&GoalId {
+            sink.publish_cancel(GoalId {
                 stamp: Time::ZERO,
                 id: self.g.id.clone(),
             });

@@ -26,6 +26,30 @@ impl GoalStatus {
     pub fn code(&self) -> Option<StatusCode> {
         StatusCode::from_u8(self.status)
     }
+    /// Become a copy of `other`, reusing this one's string buffers.
+    pub fn assign(&mut self, other: &GoalStatus) {
+        self.goal_id.stamp = other.goal_id.stamp;
+        self.goal_id.id.clone_from(&other.goal_id.id);
+        self.status = other.status;
+        self.text.clone_from(&other.text);
+    }
+}
+
+impl GoalStatusArray {
+    /// Become a copy of `other`, reusing this one's buffers (no allocation once they
+    /// are large enough).
+    pub fn assign(&mut self, other: &GoalStatusArray) {
+        self.header.seq = other.header.seq;
+        self.header.stamp = other.header.stamp;
+        self.header.frame_id.clone_from(&other.header.frame_id);
+        self.status_list.truncate(other.status_list.len());
+        for (i, s) in other.status_list.iter().enumerate() {
+            match self.status_list.get_mut(i) {
+                Some(d) => d.assign(s),
+                None => self.status_list.push(s.clone()),
+            }
+        }
+    }
 }
 
 /// The status codes of `actionlib_msgs/GoalStatus`.

@@ -79,11 +79,11 @@ impl<A: Action> ServerSink<A> for ServerPubs<A> {
     fn publish_status(&self, msg: &GoalStatusArray) {
         self.status.publish(msg);
     }
-    fn publish_result(&self, msg: &ActionResult<A::Result>) {
-        self.result.publish(msg);
+    fn publish_result(&self, msg: ActionResult<A::Result>) {
+        self.result.publish(&msg);
     }
-    fn publish_feedback(&self, msg: &ActionFeedback<A::Feedback>) {
-        self.feedback.publish(msg);
+    fn publish_feedback(&self, msg: ActionFeedback<A::Feedback>) {
+        self.feedback.publish(&msg);
     }
 }
 
@@ -204,11 +204,11 @@ struct ClientPubs<A: Action> {
 }
 
 impl<A: Action> ClientSink<A> for ClientPubs<A> {
-    fn publish_goal(&self, msg: &ActionGoal<A::Goal>) {
-        self.goal.publish(msg);
+    fn publish_goal(&self, msg: ActionGoal<A::Goal>) {
+        self.goal.publish(&msg);
     }
-    fn publish_cancel(&self, msg: &GoalId) {
-        self.cancel.publish(msg);
+    fn publish_cancel(&self, msg: GoalId) {
+        self.cancel.publish(&msg);
     }
     fn server_connected(&self, server: &str) -> bool {
         let has = |v: Vec<String>| v.iter().any(|s| s == server);

@@ -61,6 +61,8 @@ struct State<A: Action> {
     status_seq: u32,
     result_seq: u32,
     feedback_seq: u32,
+    /// the status list last published, updated in place (no allocation in steady state)
+    status_msg: GoalStatusArray,
 }
 
 pub(crate) struct ServerShared<A: Action> {
@@ -120,6 +122,7 @@ impl<A: Action> ActionServer<A> {
                     status_seq: 0,
                     result_seq: 0,
                     feedback_seq: 0,
+                    status_msg: GoalStatusArray::default(),
                 }),
                 clock,
                 config,
@@ -363,15 +366,23 @@ impl<A: Action> ServerShared<A> {
             return;
         };
         st.status_seq = st.status_seq.wrapping_add(1);
-        let msg = GoalStatusArray {
-            header: Header {
-                seq: st.status_seq,
-                stamp: self.clock.now(),
-                frame_id: String::new(),
-            },
-            status_list: st.trackers.iter().map(|t| t.status.clone()).collect(),
-        };
-        sink.publish_status(&msg);
+        let State {
+            trackers,
+            status_msg: msg,
+            status_seq,
+            ..
+        } = st;
+        msg.header.seq = *status_seq;
+        msg.header.stamp = self.clock.now();
+        let list = &mut msg.status_list;
+        list.truncate(trackers.len());
+        for (i, t) in trackers.iter().enumerate() {
+            match list.get_mut(i) {
+                Some(s) => s.assign(&t.status),
+                None => list.push(t.status.clone()),
+            }
+        }
+        sink.publish_status(msg);
     }
 
     fn publish_result(&self, st: &mut State<A>, status: GoalStatus, result: A::Result, now: Time) {
@@ -379,7 +390,7 @@ impl<A: Action> ServerShared<A> {
             return;
         };
         st.result_seq = st.result_seq.wrapping_add(1);
-        sink.publish_result(&ActionResult {
+        sink.publish_result(ActionResult {
             header: Header {
                 seq: st.result_seq,
                 stamp: now,
@@ -388,6 +399,14 @@ impl<A: Action> ServerShared<A> {
             status,
             result,
         });
+    }
+
+    pub(crate) fn code_of(&self, id: &str) -> Option<StatusCode> {
+        let st = lock(&self.state);
+        st.trackers
+            .iter()
+            .find(|t| *t.id == *id)
+            .and_then(|t| StatusCode::from_u8(t.status.status))
     }
 
     pub(crate) fn status_of(&self, id: &str) -> Option<(StatusCode, String)> {
@@ -461,7 +480,7 @@ impl<A: Action> ServerShared<A> {
             return Ok(());
         };
         st.feedback_seq = st.feedback_seq.wrapping_add(1);
-        sink.publish_feedback(&ActionFeedback {
+        sink.publish_feedback(ActionFeedback {
             header: Header {
                 seq: st.feedback_seq,
                 stamp: now,

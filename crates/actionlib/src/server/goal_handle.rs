@@ -112,7 +112,7 @@ impl<A: Action> ServerGoalHandle<A> {
     }
     /// The goal's status now (`None` once it is no longer tracked).
     pub fn status(&self) -> Option<StatusCode> {
-        self.server.status_of(&self.id).map(|(c, _)| c)
+        self.server.code_of(&self.id)
     }
     /// The goal's status text now.
     pub fn status_text(&self) -> Option<String> {

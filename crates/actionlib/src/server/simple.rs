@@ -215,31 +215,36 @@ impl<A: Action> SimpleActionServer<A> {
         Ok(next.goal().clone())
     }
 
-    fn current(&self) -> Result<ServerGoalHandle<A>, ActionError> {
-        lock(&self.shared.state)
-            .current
-            .clone()
-            .ok_or(ActionError::NoGoal)
+    /// Act on the current goal (under this server's lock: the order is always this
+    /// lock, then the ActionServer's, as in `accept_new_goal`).
+    fn with_current(
+        &self,
+        f: impl FnOnce(&ServerGoalHandle<A>) -> Result<(), ActionError>,
+    ) -> Result<(), ActionError> {
+        match &lock(&self.shared.state).current {
+            Some(h) => f(h),
+            None => Err(ActionError::NoGoal),
+        }
     }
 
     /// S-8: the current goal succeeded (a missing result is a default one).
     pub fn set_succeeded(&self, result: Option<A::Result>, text: &str) -> Result<(), ActionError> {
-        self.current()?.set_succeeded(result, text)
+        self.with_current(|h| h.set_succeeded(result, text))
     }
 
     /// S-8: the current goal is aborted.
     pub fn set_aborted(&self, result: Option<A::Result>, text: &str) -> Result<(), ActionError> {
-        self.current()?.set_aborted(result, text)
+        self.with_current(|h| h.set_aborted(result, text))
     }
 
     /// S-8: the current goal is preempted (ACTIVE or PREEMPTING -> PREEMPTED).
     pub fn set_preempted(&self, result: Option<A::Result>, text: &str) -> Result<(), ActionError> {
-        self.current()?.set_canceled(result, text)
+        self.with_current(|h| h.set_canceled(result, text))
     }
 
     /// S-8: feedback on the current goal.
     pub fn publish_feedback(&self, feedback: A::Feedback) -> Result<(), ActionError> {
-        self.current()?.publish_feedback(feedback)
+        self.with_current(|h| h.publish_feedback(feedback))
     }
 
     fn on_goal(&self, h: ServerGoalHandle<A>) {

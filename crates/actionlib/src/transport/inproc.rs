@@ -17,6 +17,9 @@ use std::sync::{Arc, Mutex, MutexGuard};
 use std::thread::JoinHandle;
 use std::time::Duration;
 
+/// How many delivered status lists are kept for reuse.
+const MAX_SPARE: usize = 8;
+
 enum Envelope<A: Action> {
     Goal(ActionGoal<A::Goal>),
     Cancel(GoalId),
@@ -25,12 +28,18 @@ enum Envelope<A: Action> {
     Feedback(ActionFeedback<A::Feedback>),
 }
 
+/// A server and its caller id.
+type NamedServer<A> = (Arc<str>, ActionServer<A>);
+
 struct Bus<A: Action> {
     queue: Mutex<VecDeque<Envelope<A>>>,
     ready: Signal,
-    servers: Mutex<Vec<(Arc<str>, ActionServer<A>)>>,
-    clients: Mutex<Vec<ActionClient<A>>>,
+    /// snapshots, replaced when one attaches (a delivery clones the Arc, not the list)
+    servers: Mutex<Arc<Vec<NamedServer<A>>>>,
+    clients: Mutex<Arc<Vec<ActionClient<A>>>>,
     latched: Mutex<Option<(Arc<str>, GoalStatusArray)>>,
+    /// status lists delivered, kept for the next ones (their buffers are reused)
+    spare: Mutex<Vec<GoalStatusArray>>,
     stop: AtomicBool,
 }
 
@@ -74,15 +83,27 @@ impl<A: Action> Bus<A> {
 
 impl<A: Action> ServerSink<A> for ServerPort<A> {
     fn publish_status(&self, msg: &GoalStatusArray) {
-        *lock(&self.bus.latched) = Some((self.name.clone(), msg.clone()));
-        self.bus
-            .push(Envelope::Status(self.name.clone(), msg.clone()));
+        {
+            let mut l = lock(&self.bus.latched);
+            match &mut *l {
+                Some((name, m)) => {
+                    if *name != self.name {
+                        *name = self.name.clone();
+                    }
+                    m.assign(msg);
+                }
+                None => *l = Some((self.name.clone(), msg.clone())),
+            }
+        }
+        let mut copy = lock(&self.bus.spare).pop().unwrap_or_default();
+        copy.assign(msg);
+        self.bus.push(Envelope::Status(self.name.clone(), copy));
     }
-    fn publish_result(&self, msg: &ActionResult<A::Result>) {
-        self.bus.push(Envelope::Result(msg.clone()));
+    fn publish_result(&self, msg: ActionResult<A::Result>) {
+        self.bus.push(Envelope::Result(msg));
     }
-    fn publish_feedback(&self, msg: &ActionFeedback<A::Feedback>) {
-        self.bus.push(Envelope::Feedback(msg.clone()));
+    fn publish_feedback(&self, msg: ActionFeedback<A::Feedback>) {
+        self.bus.push(Envelope::Feedback(msg));
     }
 }
 
@@ -91,11 +112,11 @@ struct ClientPort<A: Action> {
 }
 
 impl<A: Action> ClientSink<A> for ClientPort<A> {
-    fn publish_goal(&self, msg: &ActionGoal<A::Goal>) {
-        self.bus.push(Envelope::Goal(msg.clone()));
+    fn publish_goal(&self, msg: ActionGoal<A::Goal>) {
+        self.bus.push(Envelope::Goal(msg));
     }
-    fn publish_cancel(&self, msg: &GoalId) {
-        self.bus.push(Envelope::Cancel(msg.clone()));
+    fn publish_cancel(&self, msg: GoalId) {
+        self.bus.push(Envelope::Cancel(msg));
     }
     fn server_connected(&self, server: &str) -> bool {
         lock(&self.bus.servers).iter().any(|(n, _)| &**n == server)
@@ -109,9 +130,10 @@ impl<A: Action> InProcBus<A> {
             bus: Arc::new(Bus {
                 queue: Mutex::new(VecDeque::new()),
                 ready: Signal::default(),
-                servers: Mutex::new(Vec::new()),
-                clients: Mutex::new(Vec::new()),
+                servers: Mutex::new(Arc::new(Vec::new())),
+                clients: Mutex::new(Arc::new(Vec::new())),
                 latched: Mutex::new(None),
+                spare: Mutex::new(Vec::new()),
                 stop: AtomicBool::new(false),
             }),
         }
@@ -120,7 +142,12 @@ impl<A: Action> InProcBus<A> {
     /// Connect a server (its caller id is its node name).
     pub fn attach_server(&self, server: &ActionServer<A>) {
         let name: Arc<str> = server.config().node_name.as_str().into();
-        lock(&self.bus.servers).push((name.clone(), server.clone()));
+        {
+            let mut g = lock(&self.bus.servers);
+            let mut v = Vec::clone(&g);
+            v.push((name.clone(), server.clone()));
+            *g = Arc::new(v);
+        }
         server.connect(Arc::new(ServerPort {
             bus: self.bus.clone(),
             name,
@@ -129,7 +156,12 @@ impl<A: Action> InProcBus<A> {
 
     /// Connect a client; it gets the latched status list with the next delivery.
     pub fn attach_client(&self, client: &ActionClient<A>) {
-        lock(&self.bus.clients).push(client.clone());
+        {
+            let mut g = lock(&self.bus.clients);
+            let mut v = Vec::clone(&g);
+            v.push(client.clone());
+            *g = Arc::new(v);
+        }
         client.connect(Arc::new(ClientPort {
             bus: self.bus.clone(),
         }));
@@ -166,35 +198,42 @@ impl<A: Action> InProcBus<A> {
     fn deliver(&self, e: Envelope<A>) {
         match e {
             Envelope::Goal(g) => {
-                let servers: Vec<_> = lock(&self.bus.servers)
-                    .iter()
-                    .map(|s| s.1.clone())
-                    .collect();
-                for s in servers {
-                    s.handle_goal(g.clone());
+                let servers = lock(&self.bus.servers).clone();
+                if let Some(((_, last), rest)) = servers.split_last() {
+                    for (_, s) in rest {
+                        s.handle_goal(g.clone());
+                    }
+                    last.handle_goal(g);
                 }
             }
             Envelope::Cancel(c) => {
-                let servers: Vec<_> = lock(&self.bus.servers)
-                    .iter()
-                    .map(|s| s.1.clone())
-                    .collect();
-                for s in servers {
-                    s.handle_cancel(c.clone());
+                let servers = lock(&self.bus.servers).clone();
+                if let Some(((_, last), rest)) = servers.split_last() {
+                    for (_, s) in rest {
+                        s.handle_cancel(c.clone());
+                    }
+                    last.handle_cancel(c);
                 }
             }
             Envelope::Status(from, msg) => {
-                for c in lock(&self.bus.clients).clone() {
+                let clients = lock(&self.bus.clients).clone();
+                for c in clients.iter() {
                     c.handle_status(&from, &msg);
+                }
+                let mut spare = lock(&self.bus.spare);
+                if spare.len() < MAX_SPARE {
+                    spare.push(msg);
                 }
             }
             Envelope::Result(r) => {
-                for c in lock(&self.bus.clients).clone() {
+                let clients = lock(&self.bus.clients).clone();
+                for c in clients.iter() {
                     c.handle_result(&r);
                 }
             }
             Envelope::Feedback(f) => {
-                for c in lock(&self.bus.clients).clone() {
+                let clients = lock(&self.bus.clients).clone();
+                for c in clients.iter() {
                     c.handle_feedback(&f);
                 }
             }

@@ -11,21 +11,22 @@ use crate::msg::actionlib_msgs::{
 /// Where an action server's messages go (`<ns>/status`, `<ns>/result`, `<ns>/feedback`).
 /// Implementations must not block and must not call back into the server.
 pub trait ServerSink<A: Action>: Send + Sync {
-    /// The status list (latched).
+    /// The status list (latched). The server keeps the array and updates it in place
+    /// for the next publication, so it lends it.
     fn publish_status(&self, msg: &GoalStatusArray);
     /// A goal's result.
-    fn publish_result(&self, msg: &ActionResult<A::Result>);
+    fn publish_result(&self, msg: ActionResult<A::Result>);
     /// A goal's feedback.
-    fn publish_feedback(&self, msg: &ActionFeedback<A::Feedback>);
+    fn publish_feedback(&self, msg: ActionFeedback<A::Feedback>);
 }
 
 /// Where an action client's messages go (`<ns>/goal`, `<ns>/cancel`).
 /// Implementations must not block and must not call back into the client.
 pub trait ClientSink<A: Action>: Send + Sync {
     /// A goal.
-    fn publish_goal(&self, msg: &ActionGoal<A::Goal>);
+    fn publish_goal(&self, msg: ActionGoal<A::Goal>);
     /// A cancel request.
-    fn publish_cancel(&self, msg: &GoalId);
+    fn publish_cancel(&self, msg: GoalId);
     /// Whether the server known by caller id `server` is connected both ways: our goal
     /// and cancel reach it, its result and feedback reach us (rule C-9).
     fn server_connected(&self, _server: &str) -> bool {

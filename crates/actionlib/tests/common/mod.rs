@@ -78,7 +78,7 @@ impl ServerSink<Test> for Recorder {
                 .collect(),
         ));
     }
-    fn publish_result(&self, msg: &ActionResult<TestResult>) {
+    fn publish_result(&self, msg: ActionResult<TestResult>) {
         self.0.lock().unwrap().push(Out::Result(
             msg.status.goal_id.id.clone(),
             code(&msg.status),
@@ -86,7 +86,7 @@ impl ServerSink<Test> for Recorder {
             msg.result.result,
         ));
     }
-    fn publish_feedback(&self, msg: &ActionFeedback<TestFeedback>) {
+    fn publish_feedback(&self, msg: ActionFeedback<TestFeedback>) {
         self.0.lock().unwrap().push(Out::Feedback(
             msg.status.goal_id.id.clone(),
             code(&msg.status),
