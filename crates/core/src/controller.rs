@@ -69,6 +69,12 @@ pub trait Controller {
     fn state(&self) -> Option<serde_json::Value> {
         None
     }
+    /// A number that changes whenever [`state`](Self::state) would change, for a
+    /// controller that can tell cheaply; recorders skip building the state while it stays
+    /// the same. `None` (the default): unknown, the state is built and compared each cycle.
+    fn state_version(&self) -> Option<u64> {
+        None
+    }
     /// Add controller-specific keys to the run summary (`decision_cycles`, ...).
     fn summary(&self, _out: &mut serde_json::Map<String, serde_json::Value>) {}
     /// Called once when the run ends, for whatever reason.

@@ -155,6 +155,10 @@ impl Controller for MissionController {
         Some(s)
     }
 
+    fn state_version(&self) -> Option<u64> {
+        Some(self.exec.state_fingerprint())
+    }
+
     fn summary(&self, out: &mut serde_json::Map<String, serde_json::Value>) {
         out.insert(
             "waypoints_reached".into(),

@@ -20,7 +20,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 /// An item's state, as observers see it (rule 44).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum ItemState {
     /// Its stack is not running (or has not reached it).
@@ -84,7 +84,7 @@ pub struct Transition {
 }
 
 /// How the mission stands.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum MissionStatus {
     /// Running.
@@ -96,7 +96,7 @@ pub enum MissionStatus {
 }
 
 /// The channels' winners this tick (item indices).
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize)]
 pub struct Winners {
     /// horizontal
     pub horizontal: Option<u32>,
@@ -802,6 +802,23 @@ impl Executive {
             .items
             .get(i as usize)
             .map_or("", |it| it.path.as_str())
+    }
+
+    /// A hash of everything [`state_json`](Self::state_json) shows: equal hashes, the
+    /// same state (without allocating, so recorders can skip unchanged states).
+    pub fn state_fingerprint(&self) -> u64 {
+        use std::hash::{Hash, Hasher};
+        let mut h = std::collections::hash_map::DefaultHasher::new();
+        (Arc::as_ptr(&self.mission) as usize).hash(&mut h);
+        self.status.hash(&mut h);
+        self.winners.hash(&mut h);
+        self.shown.hash(&mut h);
+        for (it, rt) in self.mission.items.iter().zip(&self.rt) {
+            if matches!(it.body, Body::Stack { .. }) {
+                (rt.cursor, rt.iteration).hash(&mut h);
+            }
+        }
+        h.finish()
     }
 
     /// The state as JSON for `/controller` (allocates; not part of the tick).

@@ -258,6 +258,10 @@ impl Controller for MissionRunner {
         self.inner.state()
     }
 
+    fn state_version(&self) -> Option<u64> {
+        self.inner.state_version()
+    }
+
     fn summary(&self, out: &mut serde_json::Map<String, serde_json::Value>) {
         self.inner.summary(out);
     }

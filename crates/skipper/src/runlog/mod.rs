@@ -58,6 +58,8 @@ pub struct RunLog {
     seq: u32,
     robots: Vec<String>,
     last_state: Vec<Option<String>>,
+    /// per robot: the controller's state version last written (see `Controller::state_version`)
+    last_version: Vec<Option<u64>>,
     last_objects: Option<String>,
     /// per robot: the ids of `laser.0`, `laser.1`, ... (empty without a laser)
     lasers: Vec<Vec<skipper_core::SignalId>>,
@@ -116,6 +118,7 @@ impl RunLog {
                 seq: 0,
                 robots: Vec::new(),
                 last_state: Vec::new(),
+                last_version: Vec::new(),
                 last_objects: None,
                 lasers: Vec::new(),
                 status: status.clone(),
@@ -206,6 +209,7 @@ impl Observer for RunLog {
             .filter_map(|i| world.vehicle(i).map(|v| v.info().name.clone()))
             .collect();
         self.last_state = vec![None; self.robots.len()];
+        self.last_version = vec![None; self.robots.len()];
         let robots: Vec<_> = (0..world.len())
             .filter_map(|i| world.vehicle(i))
             .map(|v| serde_json::to_value(v.info()).unwrap_or_default())
@@ -258,6 +262,14 @@ impl Observer for RunLog {
         }
         for (i, c) in v.controllers.iter().enumerate() {
             let Some(c) = c else { continue };
+            // a controller that versions its state: nothing to build while it is the same
+            let version = c.state_version();
+            if version.is_some() && self.last_version.get(i).copied().flatten() == version {
+                continue;
+            }
+            if let Some(slot) = self.last_version.get_mut(i) {
+                *slot = version;
+            }
             let Some(state) = c.state() else { continue };
             let text = state.to_string();
             if self
