@@ -78,7 +78,12 @@ fn main() -> ExitCode {
         Ok(code) => ExitCode::from(code),
         Err(f) => {
             let msg = f.message.trim_end();
-            if msg.starts_with("error") {
+            // diagnostics (`file:line:col: error: ...`) speak for themselves
+            let first = msg.lines().next().unwrap_or("");
+            if msg.starts_with("error")
+                || first.contains(": error:")
+                || first.contains(": warning:")
+            {
                 eprintln!("{msg}");
             } else {
                 eprintln!("error: {msg}");

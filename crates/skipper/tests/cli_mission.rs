@@ -48,6 +48,19 @@ fn mission_check_passes_good_missions_and_lists_errors_of_bad_ones() {
     );
     let out = skipper(&["run", "bad.lua", "--no-log"], dir.path());
     assert_eq!(out.status.code(), Some(2));
+    // diagnostics are printed as they are: a warning first is not called an error
+    std::fs::write(
+        &bad,
+        "print(io)
+os.exit(1)
+",
+    )
+    .unwrap();
+    let out = skipper(&["mission", "check", "bad.lua"], dir.path());
+    assert_eq!(out.status.code(), Some(2));
+    let err = text(&out.stderr);
+    assert!(err.starts_with("bad.lua:1:1: warning: print: nil"), "{err}");
+    assert!(err.contains("bad.lua:2:1: error: "), "{err}");
 }
 
 #[test]
