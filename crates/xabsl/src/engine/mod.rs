@@ -118,17 +118,15 @@ struct BehaviorState {
 }
 
 #[derive(Debug, Clone, Copy, Default)]
-struct StateRt {
-    activation: u64,
-    time: u64,
-}
-
-#[derive(Debug, Clone, Copy, Default)]
 struct OptionRt {
     ran: run::Ran,
     activation: u64,
     time: u64,
     active: u32,
+    /// when the active state was entered, and the time since (the timer belongs to
+    /// the active state: a state entered again starts at 0)
+    state_activation: u64,
+    state_time: u64,
 }
 
 #[derive(Debug, Clone, Copy, Default)]
@@ -148,7 +146,6 @@ struct Runtime {
     now: u64,
     slots: Vec<f64>,
     options: Vec<OptionRt>,
-    states: Vec<StateRt>,
     behaviors: Vec<BehaviorState>,
     coop: Vec<CoopRt>,
     /// the cycle each output symbol was last set in
@@ -203,7 +200,6 @@ impl Engine {
             now: 0,
             slots: vm.initial.clone(),
             options: vec![OptionRt::default(); code.options.len()],
-            states: vec![StateRt::default(); code.states.len()],
             behaviors: vec![BehaviorState::default(); code.behaviors.len()],
             coop: vec![CoopRt::default(); code.coop_states.len()],
             output_set: vec![0; program.symbols.len()],
@@ -387,12 +383,10 @@ impl Engine {
         if let (Some(new), Some(old)) = (slots.get_mut(..n), self.rt.slots.get(..n)) {
             new.copy_from_slice(old);
         }
-        for (g, s) in self.rt.states.iter().enumerate() {
-            if let Some(x) = slots.get_mut(self.vm.state_time as usize + g) {
-                *x = s.time as f64;
-            }
-        }
         for (o, r) in self.rt.options.iter().enumerate() {
+            if let Some(x) = slots.get_mut(self.vm.state_time as usize + o) {
+                *x = r.state_time as f64;
+            }
             if let Some(x) = slots.get_mut(self.vm.option_time as usize + o) {
                 *x = r.time as f64;
             }
@@ -536,7 +530,6 @@ impl Engine {
     /// Run one cycle at time `now_ms` (milliseconds of the host's clock).
     pub fn execute(&mut self, now_ms: u64) {
         run::execute(
-            &self.code,
             &self.vm,
             &self.root_calls,
             &self.root_params,

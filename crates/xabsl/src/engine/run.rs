@@ -42,7 +42,6 @@ impl Ran {
 }
 
 pub(super) fn execute(
-    code: &Code,
     vm: &Vm,
     roots: &[Root],
     pairs: &[(u32, f64)],
@@ -70,7 +69,7 @@ pub(super) fn execute(
                         *x = v;
                     }
                 }
-                vm.run_option(code, sl, rt, o);
+                vm.run_option(sl, rt, o);
             }
             Root::Behavior(b, first, n) => {
                 let mut changed = false;
@@ -117,14 +116,6 @@ pub(super) fn problem(rt: &mut Runtime, p: RuntimeProblem) {
         rt.problems.push(p);
     } else {
         rt.problems_dropped += 1;
-    }
-}
-
-pub(super) fn reset_state(rt: &mut Runtime, g: u32) {
-    let now = rt.now;
-    if let Some(s) = rt.states.get_mut(g as usize) {
-        s.activation = now;
-        s.time = 0;
     }
 }
 

@@ -15,7 +15,7 @@
 //! parameter expression can read is written by that (see [`Compiler::call`]).
 
 use super::code::*;
-use super::run::{coop_check_coop, problem, reset_state};
+use super::run::{coop_check_coop, problem};
 use super::{Executed, PathEntry, Runtime, RuntimeProblem};
 use std::collections::HashMap;
 
@@ -197,6 +197,10 @@ pub(crate) struct StateExec {
     pub actions: u32,
     /// cooperation, with the index among the cooperative states
     pub coop: Option<(CoopKind, u32)>,
+    /// whether it is a cooperative state (`coop` is set)
+    pub is_coop: bool,
+    /// its index in its option
+    pub local: u32,
     /// the output and internal symbols the actions set (first, count in the table)
     pub sets: (u32, u32),
 }
@@ -209,13 +213,15 @@ pub(crate) struct Vm {
     sets: Vec<u32>,
     /// the longest chain of option calls (the frames a cycle needs)
     pub depth: usize,
+    /// the initial state of each option (global index)
+    initial_state: Vec<u32>,
     hosts: Vec<Host>,
     pub states: Vec<StateExec>,
     targets: Vec<bool>,
     /// initial value of every slot: the program's, then the times, temporaries and
     /// constants
     pub initial: Vec<f64>,
-    /// first `state_time` slot (one per state)
+    /// first `state_time` slot (one per option: the time in its active state)
     pub state_time: u32,
     /// first `option_time` slot (one per option)
     pub option_time: u32,
@@ -254,7 +260,6 @@ struct Compiler<'a> {
     done_ranges: HashMap<u32, (u32, u32)>,
     /// the last place a jump lands (no value instruction before it may be retargeted)
     landing: u32,
-    n_states: u32,
     n_options: u32,
 }
 
@@ -265,11 +270,10 @@ struct Compiled {
 
 impl<'a> Compiler<'a> {
     fn new(code: &'a Code, temps: u32) -> Compiler<'a> {
-        let n_states = code.states.len() as u32;
         let n_options = code.options.len() as u32;
         let prog = code.initial.len() as u32;
         let state_time = prog;
-        let option_time = prog + n_states;
+        let option_time = prog + n_options;
         let temp_base = option_time + n_options;
         let mut initial = code.initial.clone();
         initial.resize((temp_base + temps) as usize, 0.0);
@@ -281,6 +285,7 @@ impl<'a> Compiler<'a> {
                 subsequent: Vec::new(),
                 sets: Vec::new(),
                 depth: code.options.len() + 1,
+                initial_state: code.options.iter().map(|o| o.initial).collect(),
                 hosts: Vec::new(),
                 states: Vec::with_capacity(code.states.len()),
                 targets: code.states.iter().map(|s| s.target).collect(),
@@ -297,7 +302,6 @@ impl<'a> Compiler<'a> {
             max_temp: 0,
             done_ranges: HashMap::new(),
             landing: 0,
-            n_states,
             n_options,
         }
     }
@@ -316,6 +320,8 @@ impl<'a> Compiler<'a> {
                 decision,
                 actions,
                 coop: st.coop_index.map(|i| (st.coop, i)),
+                is_coop: st.coop_index.is_some(),
+                local: st.local,
                 sets: (first_set, self.vm.sets.len() as u32 - first_set),
             });
         }
@@ -689,10 +695,11 @@ impl<'a> Compiler<'a> {
             D::Const(c) => self.konst(*c),
             D::Slot(s) => *s,
             D::StateTime(g) => {
-                if *g < self.n_states {
-                    self.vm.state_time + g
-                } else {
-                    self.konst(0.0)
+                // the state's option is in it whenever its code runs: the option's
+                // state timer is the state's
+                match self.code.states.get(*g as usize) {
+                    Some(st) => self.vm.state_time + st.option,
+                    None => self.konst(0.0),
                 }
             }
             D::OptionTime(o) => {
@@ -976,55 +983,45 @@ impl Vm {
 
     /// Run an option called from the root (its parameters are written) and everything
     /// it calls.
-    pub(crate) fn run_option(&self, code: &Code, sl: &mut [f64], rt: &mut Runtime, o: u32) {
+    pub(crate) fn run_option(&self, sl: &mut [f64], rt: &mut Runtime, o: u32) {
         // the slots are a power of two long and every slot number is masked, so that
         // the compiler sees every access in bounds
         let Some(sl) = sl.get_mut(..=self.smask) else {
             return;
         };
         rt.frames.clear();
-        if let Some(pc) = self.enter(code, sl, rt, o, OUT) {
-            self.run(code, sl, rt, pc);
+        if let Some(pc) = self.enter(sl, rt, o, OUT) {
+            self.run(sl, rt, pc);
         }
     }
 
     /// Start an option: activation, times, the frame; the first instruction of its
     /// active state's decision.
     #[inline(never)]
-    fn enter(
-        &self,
-        code: &Code,
-        sl: &mut [f64],
-        rt: &mut Runtime,
-        o: u32,
-        ret: u32,
-    ) -> Option<usize> {
+    fn enter(&self, sl: &mut [f64], rt: &mut Runtime, o: u32, ret: u32) -> Option<usize> {
         let (now, cycle) = (rt.now, rt.cycle);
-        let oc = code.options.get(o as usize)?;
+        let initial = *self.initial_state.get(o as usize)?;
         let r = rt.options.get_mut(o as usize)?;
-        let was = r.ran.was_active(cycle);
-        let twice = r.ran.is_active(cycle);
+        let ran = r.ran;
+        let was = ran.was_active(cycle);
         if !was {
             r.activation = now;
-            r.active = oc.initial;
+            r.active = initial;
+            r.state_activation = now;
         }
-        r.time = now.saturating_sub(r.activation);
+        let option_time = now.saturating_sub(r.activation);
+        let state_time = now.saturating_sub(r.state_activation);
+        r.time = option_time;
+        r.state_time = state_time;
         let current = r.active;
-        wr(sl, self.smask, self.option_time + o, ms(r.time));
-        if twice {
+        wr(sl, self.smask, self.option_time + o, ms(option_time));
+        wr(sl, self.smask, self.state_time + o, ms(state_time));
+        if ran.is_active(cycle) {
             problem(rt, RuntimeProblem::OptionExecutedTwice(o as usize));
         }
-        let st = rt.states.get_mut(current as usize)?;
-        if !was {
-            st.activation = now;
-        }
-        st.time = now.saturating_sub(st.activation);
-        wr(sl, self.smask, self.state_time + current, ms(st.time));
         let ex = self.states.get(current as usize)?;
-        if let Some((CoopKind::Capacity(cap), ci)) = ex.coop {
-            if let Some(c) = rt.coop.get_mut(ci as usize) {
-                c.conflict = c.executing >= cap as i32;
-            }
+        if ex.is_coop {
+            capacity_conflict(rt, ex);
         }
         rt.frames.push(Frame {
             option: o,
@@ -1038,46 +1035,46 @@ impl Vm {
     /// cooperative state refuses), record the path; the first instruction of the
     /// active state's actions.
     #[inline(never)]
-    fn decided(
-        &self,
-        code: &Code,
-        sl: &mut [f64],
-        rt: &mut Runtime,
-        mut next: u32,
-    ) -> Option<usize> {
+    fn decided(&self, sl: &mut [f64], rt: &mut Runtime, next: u32) -> Option<usize> {
         let f = *rt.frames.last()?;
         let current = f.state;
-        if let Some((kind, ci)) = self.states.get(next as usize).and_then(|x| x.coop) {
-            if !coop_check_coop(kind, ci, rt) {
-                next = current;
+        let (next, ex) = match self.states.get(next as usize) {
+            Some(x) if next != current => {
+                if x.is_coop && !coop_allows(rt, x) {
+                    (current, self.states.get(current as usize)?)
+                } else {
+                    (next, x)
+                }
             }
-        }
-        if next != current && (next as usize) < self.states.len() {
-            reset_state(rt, next);
-            wr(sl, self.smask, self.state_time + next, 0.0);
-        } else {
-            next = current;
-        }
-        let ex = self.states.get(next as usize)?;
+            // `stay` (a cooperative state is asked again, as the reference does)
+            Some(x) => {
+                if x.is_coop {
+                    coop_allows(rt, x);
+                }
+                (current, x)
+            }
+            None => (current, self.states.get(current as usize)?),
+        };
         let r = rt.options.get_mut(f.option as usize)?;
-        r.active = next;
-        let option_time = r.time;
-        let state_time = rt.states.get(next as usize).map_or(0, |s| s.time);
-        let first_state = code
-            .options
-            .get(f.option as usize)
-            .map_or(0, |o| o.first_state);
+        if next != current {
+            r.active = next;
+            r.state_activation = rt.now;
+            r.state_time = 0;
+            wr(sl, self.smask, self.state_time + f.option, 0.0);
+        }
+        let (state_time, option_time) = (r.state_time, r.time);
+        let depth = rt.depth;
         rt.path.push(PathEntry {
             option: f.option as usize,
-            state: next.saturating_sub(first_state) as usize,
+            state: ex.local as usize,
             state_time,
             option_time,
-            depth: rt.depth,
+            depth,
         });
-        rt.depth += 1;
-        let cycle = rt.cycle;
+        rt.depth = depth + 1;
         let (first, n) = ex.sets;
         if n > 0 {
+            let cycle = rt.cycle;
             for &sym in self
                 .sets
                 .get(first as usize..(first + n) as usize)
@@ -1106,10 +1103,11 @@ impl Vm {
         f.ret
     }
 
-    /// The interpreter: from `pc` until the outermost option returns.
+    /// The interpreter.
     // `!(x < y)` is not `x >= y` for NaN: the negated forms are meant
     #[allow(clippy::neg_cmp_op_on_partial_ord)]
-    fn run(&self, code: &Code, sl: &mut [f64], rt: &mut Runtime, mut pc: usize) {
+    /// From `pc` until the outermost option returns.
+    fn run(&self, sl: &mut [f64], rt: &mut Runtime, mut pc: usize) {
         let (m, im) = (self.smask, self.imask);
         let Some(ins) = self.ins.get(..=im) else {
             return;
@@ -1137,7 +1135,7 @@ impl Vm {
             };
             pc += 1;
             match i {
-                Ins::Goto(g) => match self.decided(code, sl, rt, g) {
+                Ins::Goto(g) => match self.decided(sl, rt, g) {
                     Some(p) => pc = p,
                     None => return,
                 },
@@ -1256,7 +1254,7 @@ impl Vm {
                 }
                 Ins::CallOption(o, f, n) => {
                     self.copy_params(sl, f, n);
-                    if let Some(p) = self.enter(code, sl, rt, o, pc as u32) {
+                    if let Some(p) = self.enter(sl, rt, o, pc as u32) {
                         pc = p;
                     }
                 }
@@ -1303,6 +1301,25 @@ impl Vm {
             }
         }
         changed
+    }
+}
+
+/// Update `conflict` of a capacity state as it starts to decide.
+#[cold]
+fn capacity_conflict(rt: &mut Runtime, ex: &StateExec) {
+    if let Some((CoopKind::Capacity(cap), ci)) = ex.coop {
+        if let Some(c) = rt.coop.get_mut(ci as usize) {
+            c.conflict = c.executing >= cap as i32;
+        }
+    }
+}
+
+/// May the agent enter (or stay in) a cooperative state?
+#[cold]
+fn coop_allows(rt: &mut Runtime, ex: &StateExec) -> bool {
+    match ex.coop {
+        Some((kind, ci)) => coop_check_coop(kind, ci, rt),
+        None => true,
     }
 }
 
