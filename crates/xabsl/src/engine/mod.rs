@@ -148,12 +148,12 @@ struct Runtime {
     options: Vec<OptionRt>,
     behaviors: Vec<BehaviorState>,
     coop: Vec<CoopRt>,
-    /// the cycle each output symbol was last set in
+    /// the cycle each output symbol was last set in by a root action (the symbols the
+    /// options set are found from the path)
     output_set: Vec<u64>,
     /// the number of the current (or last) cycle; the first is 2 (0 is "never")
     cycle: u64,
     path: Vec<PathEntry>,
-    depth: u32,
     /// the options being run (a stack as deep as the longest chain of calls)
     frames: Vec<vm::Frame>,
     executed: Vec<Executed>,
@@ -205,7 +205,6 @@ impl Engine {
             output_set: vec![0; program.symbols.len()],
             cycle: 1,
             path: Vec::with_capacity(code.options.len().max(4)),
-            depth: 0,
             frames: Vec::with_capacity(vm.depth),
             executed: Vec::with_capacity(code.behaviors.len().max(4)),
             problems: Vec::with_capacity(MAX_PROBLEMS),
@@ -512,7 +511,16 @@ impl Engine {
 
     /// Whether an output symbol was set in the last cycle.
     pub fn was_set(&self, symbol: SymbolId) -> bool {
+        // set by a root action, or by the actions of a state on the path
         self.rt.output_set.get(symbol) == Some(&self.rt.cycle)
+            || self.rt.path.iter().any(|p| {
+                let g = self
+                    .code
+                    .options
+                    .get(p.option)
+                    .map_or(usize::MAX, |o| o.first_state as usize + p.state);
+                self.vm.sets_of(g).iter().any(|&s| s as usize == symbol)
+            })
     }
 
     /// The current value of a parameter of an option (`index` in its declaration).

@@ -54,7 +54,6 @@ pub(super) fn execute(
     rt.executed.clear();
     rt.problems.clear();
     rt.problems_dropped = 0;
-    rt.depth = 0;
     // the slots apart from the rest, so that the interpreter keeps them at hand
     let mut slots = std::mem::take(&mut rt.slots);
     let sl = slots.as_mut_slice();

@@ -968,6 +968,18 @@ impl Vm {
         })
     }
 
+    /// The output and internal symbols the actions of a state set (all of them, every
+    /// time the state runs: "set in this cycle" is answered from the path).
+    pub(crate) fn sets_of(&self, g: usize) -> &[u32] {
+        self.states
+            .get(g)
+            .and_then(|x| {
+                let (first, n) = x.sets;
+                self.sets.get(first as usize..(first + n) as usize)
+            })
+            .unwrap_or(&[])
+    }
+
     /// Whether an option ran in the previous cycle and is in a target state.
     #[inline(always)]
     fn done1(&self, rt: &Runtime, o: u32) -> bool {
@@ -1063,7 +1075,7 @@ impl Vm {
             wr(sl, self.smask, self.state_time + f.option, 0.0);
         }
         let (state_time, option_time) = (r.state_time, r.time);
-        let depth = rt.depth;
+        let depth = rt.frames.len().saturating_sub(1) as u32;
         rt.path.push(PathEntry {
             option: f.option as usize,
             state: ex.local as usize,
@@ -1071,20 +1083,6 @@ impl Vm {
             option_time,
             depth,
         });
-        rt.depth = depth + 1;
-        let (first, n) = ex.sets;
-        if n > 0 {
-            let cycle = rt.cycle;
-            for &sym in self
-                .sets
-                .get(first as usize..(first + n) as usize)
-                .unwrap_or(&[])
-            {
-                if let Some(x) = rt.output_set.get_mut(sym as usize) {
-                    *x = cycle;
-                }
-            }
-        }
         Some(ex.actions as usize)
     }
 
@@ -1095,7 +1093,6 @@ impl Vm {
         let Some(f) = rt.frames.pop() else {
             return OUT;
         };
-        rt.depth = rt.depth.saturating_sub(1);
         let cycle = rt.cycle;
         if let Some(r) = rt.options.get_mut(f.option as usize) {
             r.ran.mark(cycle);
