@@ -1009,7 +1009,7 @@ impl Vm {
 
     /// Start an option: activation, times, the frame; the first instruction of its
     /// active state's decision.
-    #[inline(never)]
+    #[inline(always)]
     fn enter(&self, sl: &mut [f64], rt: &mut Runtime, o: u32, ret: u32) -> Option<usize> {
         let (now, cycle) = (rt.now, rt.cycle);
         let initial = *self.initial_state.get(o as usize)?;
@@ -1046,7 +1046,7 @@ impl Vm {
     /// The decision of the option on top of the stack chose `next`: switch (unless a
     /// cooperative state refuses), record the path; the first instruction of the
     /// active state's actions.
-    #[inline(never)]
+    #[inline(always)]
     fn decided(&self, sl: &mut [f64], rt: &mut Runtime, next: u32) -> Option<usize> {
         let f = *rt.frames.last()?;
         let current = f.state;
@@ -1088,7 +1088,7 @@ impl Vm {
 
     /// The option on top of the stack ran its actions: it was active in this cycle.
     /// Where its caller goes on.
-    #[inline(never)]
+    #[inline(always)]
     fn leave(&self, rt: &mut Runtime) -> u32 {
         let Some(f) = rt.frames.pop() else {
             return OUT;
