@@ -41,13 +41,7 @@ impl Ran {
     }
 }
 
-pub(super) fn execute(
-    vm: &Vm,
-    roots: &[Root],
-    pairs: &[(u32, f64)],
-    rt: &mut Runtime,
-    now: u64,
-) {
+pub(super) fn execute(vm: &Vm, roots: &[Root], pairs: &[(u32, f64)], rt: &mut Runtime, now: u64) {
     rt.now = now;
     rt.cycle += 1;
     rt.path.clear();
