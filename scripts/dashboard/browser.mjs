@@ -6,6 +6,14 @@
 //                                        heads there; estop stops it
 //   node browser.mjs crowd  URL OUTDIR   a run with many robots: frames keep coming
 //   node browser.mjs replay URL OUTDIR   a replay: the slider moves the robots, Play plays
+//   node browser.mjs xabsl  URL OUTDIR   an XABSL run: the activation path with states, times,
+//                                        parameters and basic behaviors; times change in
+//                                        place; hostile text is escaped in every view
+//   node browser.mjs mission URL OUTDIR  a mission run: the stack with item states, channel
+//                                        winners, places on the map
+//   node browser.mjs mission-replay URL OUTDIR   the same in a replay
+//   node browser.mjs link-replay URL OUTDIR      the SPS link view in a replay
+//   node browser.mjs soar   URL OUTDIR   a Soar run (when the bridge is installed)
 //   node browser.mjs page   FILE OUTDIR NAME   a screenshot of a local HTML file (the report)
 //   node browser.mjs look   URL OUTDIR NAME    a screenshot of the dashboard after 5 s (by hand)
 //
@@ -196,6 +204,221 @@ async function replay(page) {
   await shot(page, 'replay.png');
 }
 
+// ---- the behavior view ---------------------------------------------------------------
+
+async function waitView(page, kind) {
+  await waitFor(page, (k) => {
+    const b = document.querySelector('#behavior .bv');
+    return b && b.dataset.view === k;
+  }, kind, `the ${kind} view`);
+  check(true, `the behavior view is the ${kind} view`);
+}
+
+// Replay: move the slider to time t and wait for its frame.
+async function seekTo(page, t) {
+  await page.evaluate((t) => {
+    const s = document.getElementById('slider');
+    s.value = String(t);
+    s.dispatchEvent(new Event('input'));
+  }, t);
+  await waitFor(page, (t) => window.skipper.frame && Math.abs(window.skipper.frame.t - t) < 0.3, t, 'the frame at the slider');
+  await sleep(400); // the panel updates at 5 Hz
+}
+
+async function xabslView(page) {
+  await page.goto(target);
+  await waitFor(page, () => window.skipper && window.skipper.frames > 2, null, 'the first frames');
+  await waitView(page, 'xabsl');
+  await waitFor(page, () => document.querySelectorAll('#behavior li.bv-opt').length >= 2, null, 'an activation path of two options or more');
+  const path = await page.$$eval('#behavior li.bv-opt', (ls) => ls.map((li) => ({
+    option: li.dataset.option,
+    state: li.dataset.state,
+    badge: li.querySelector('.st').textContent,
+    times: li.querySelector('.bv-t').textContent,
+    indent: parseFloat(getComputedStyle(li).marginLeft),
+    text: li.textContent,
+  })));
+  const names = path.map((p) => `${p.option}.${p.state}`).join(' > ');
+  check(path[0].option === 'deliver', `the root option is deliver: ${names}`);
+  check(path.every((p) => p.state && p.badge === p.state), 'each option shows its active state as a badge');
+  check(path.every((p) => /^state \d+\.\d s, option \d+\.\d s$/.test(p.times)), `with its state and option times (${path[0].times})`);
+  check(path.every((p, i) => i === 0 || p.indent > path[i - 1].indent), 'options nest by depth');
+  const withParams = path.find((p) => p.option === 'turn_and_release');
+  check(withParams && /angle = -?[\d.]+/.test(withParams.text), `parameters shown: ${withParams && withParams.text}`);
+  const bbs = await page.$$eval('#behavior li[data-behavior]', (ls) => ls.map((l) => l.dataset.behavior));
+  check(bbs.length >= 1, `executed basic behaviors: ${bbs.join(', ')}`);
+  const outs = await page.$$eval('#behavior tr[data-symbol]', (ts) => ts.length);
+  check(outs >= 1, `${outs} output symbols shown`);
+
+  // the times change in place: paused, a single step writes new times into the same
+  // elements without rebuilding the view (a step that changes a state may rebuild it)
+  await page.click('#pause');
+  await waitFor(page, () => window.skipper.paused === true, null, 'the run to pause');
+  await sleep(1800); // highlights fade
+  let ok = false;
+  for (let k = 0; k < 5 && !ok; k++) {
+    const before = await page.evaluate(() => {
+      const li = document.querySelector('#behavior li.bv-opt');
+      window.__opt = li;
+      return { t: window.skipper.frame.t, text: li.querySelector('.bv-t').textContent, builds: window.skipper.behavior.stats.builds };
+    });
+    await page.click('#step');
+    await waitFor(page, (t) => window.skipper.frame.t > t, before.t, 'a single step');
+    await sleep(500);
+    const after = await page.evaluate(() => ({
+      same: window.__opt.isConnected,
+      text: window.__opt.querySelector('.bv-t').textContent,
+      builds: window.skipper.behavior.stats.builds,
+    }));
+    if (after.same && after.builds === before.builds && after.text !== before.text) {
+      ok = true;
+      check(true, `a step changes the times in place, the view is not rebuilt: "${before.text}" -> "${after.text}"`);
+    }
+  }
+  if (!ok) fail('the times did not change in place over five single steps');
+  await page.click('#pause');
+  await waitFor(page, () => window.skipper.paused === false, null, 'the run to resume');
+  await waitFor(page, () => document.querySelector('#behavior li.bv-opt.chg'), null, 'a state change highlighted', 20000);
+  check(true, 'a state change is highlighted');
+  await shot(page, 'behavior-xabsl.png');
+  const st = await page.evaluate(() => window.skipper.behavior.stats);
+  console.log(`behavior view: ${st.shows} updates, ${st.builds} rebuilds, ${st.writes} values written`);
+  await hostile(page);
+}
+
+// Every view with hostile text in every field: shown as text, never as markup; and the
+// action goals (goto, run_option, run_mission) listed with their statuses.
+async function hostile(page) {
+  const res = await page.evaluate(() => {
+    const evil = '<img src=x onerror="window.__pwned=1">';
+    const el = document.createElement('div');
+    document.body.appendChild(el);
+    const v = new window.SkipperBehavior.View(el);
+    const o = { [evil]: evil };
+    const cases = {
+      xabsl: { inner: { agent: evil, path: [{ option: evil, state: evil, state_time: 100, option_time: 200, depth: 0, parameters: o }], basic_behaviors: [{ name: evil, parameters: o }], outputs: o, inputs: o, option_goal: { status: 'active', id: 3, path: evil } }, goal: null, target: null },
+      mission: { mission: evil, status: evil, items: [{ id: evil, state: 'preempted', by: evil, cursor: 0, iteration: 1, place: { kind: evil, x: 1, y: 2, capture_radius: 3 } }], channels: { horizontal: evil, [evil]: evil }, mission_goal: { status: 'ended', id: 4, outcome: evil } },
+      link: { agent: evil, decision_cycle: 3, input: {}, input_link: { [evil]: evil, self: { [evil]: o } }, commands: [{ tt: 1, command: evil, status: evil, message: evil }], running: { tt: 1, command: evil, executing: true } },
+      tree: { [evil]: [{ name: evil, x: evil }], n: 1.5 },
+    };
+    const out = {};
+    for (const [k, state] of Object.entries(cases)) {
+      v.reset();
+      v.show({ name: 'r', state, goal: { status: 'active', id: 2, distance: 1.25 } });
+      out[k] = {
+        kind: v.kind,
+        markup: el.querySelectorAll('img, script, [onerror]').length,
+        shown: el.textContent.split(evil).length - 1,
+        goals: [...el.querySelectorAll('tr.bv-goal')].map((t) => t.dataset.action + ':' + t.dataset.status),
+      };
+    }
+    el.remove();
+    return out;
+  });
+  await sleep(300);
+  for (const [k, r] of Object.entries(res)) {
+    check(r.kind === k && r.markup === 0 && r.shown >= 3, `${k} view: hostile text shown ${r.shown} times as text, no markup`);
+  }
+  check(res.xabsl.goals.join() === 'goto:active,run_option:active', `action goals listed: ${res.xabsl.goals.join(', ')}`);
+  check(res.mission.goals.join() === 'goto:active,run_mission:ended', `action goals listed: ${res.mission.goals.join(', ')}`);
+  check(!(await page.evaluate(() => window.__pwned === 1)), 'no script from the state ran');
+}
+
+async function missionItems(page) {
+  return page.$$eval('#behavior li.bv-item', (ls) => ls.map((l) => ({
+    id: l.dataset.id,
+    state: l.dataset.state,
+    badge: l.querySelector('.st').textContent,
+    indent: parseFloat(getComputedStyle(l).marginLeft),
+    text: l.textContent,
+  })));
+}
+
+async function checkMission(page) {
+  await waitView(page, 'mission');
+  const items = await missionItems(page);
+  check(items.length >= 10, `${items.length} items in the stack`);
+  const at = (id) => items.findIndex((i) => i.id === id);
+  const [a, b, c] = ['NeedSatFix', 'NeedSatFix/SurfOps', 'NeedSatFix/SurfOps/1'].map(at);
+  check(a >= 0 && a < b && b < c && items[a].indent < items[b].indent && items[b].indent < items[c].indent,
+    'pre-order, indented by nesting: NeedSatFix > SurfOps > 1');
+  check(items.every((i) => i.state && i.badge.startsWith(i.state)), 'every item has its state badge');
+  const active = items.filter((i) => i.state === 'active').map((i) => i.id);
+  check(active.length >= 1, `active items: ${active.join(', ')}`);
+  const stacks = items.filter((i) => /cursor \d+, iteration \d+/.test(i.text)).length;
+  check(stacks >= 3, `${stacks} substacks show their cursor and iteration`);
+  const ch = await page.$$eval('#behavior tr[data-channel]', (ts) => Object.fromEntries(ts.map((t) => [t.dataset.channel, t.dataset.winner])));
+  const chText = Object.entries(ch).map(([k, w]) => `${k} ${w}`).join(', ');
+  check(['horizontal', 'vertical', 'speed', 'buoyancy'].every((k) => ch[k] && at(ch[k]) >= 0), `channel winners are items of the stack: ${chText}`);
+  await waitFor(page, () => window.skipper.places.length >= 4 && window.skipper.places.some((p) => p.active), null, 'the mission places on the map');
+  const places = await page.evaluate(() => window.skipper.places);
+  check(true, `${places.length} places drawn on the map (active: ${places.filter((p) => p.active).map((p) => p.name).join(', ')})`);
+  return items;
+}
+
+async function missionView(page) {
+  await page.goto(target);
+  await waitFor(page, () => window.skipper && window.skipper.frames > 2, null, 'the first frames');
+  const items = await checkMission(page);
+  const active0 = items.filter((i) => i.state === 'active').map((i) => i.id).join();
+  await waitFor(page, (a) => [...document.querySelectorAll('#behavior li.bv-item[data-state=active]')].map((l) => l.dataset.id).join() !== a,
+    active0, 'an item state to change', 60000);
+  const active1 = (await missionItems(page)).filter((i) => i.state === 'active').map((i) => i.id);
+  check(true, `the stack follows the mission: active now ${active1.join(', ')}`);
+  await shot(page, 'behavior-mission.png');
+}
+
+async function missionReplay(page) {
+  await page.goto(target);
+  await waitFor(page, () => window.skipper && window.skipper.info && window.skipper.frame, null, 'the replay');
+  const info = await page.evaluate(() => window.skipper.info);
+  await seekTo(page, info.end_t / 2);
+  await checkMission(page);
+  await shot(page, 'behavior-mission-replay.png');
+}
+
+async function linkReplay(page) {
+  await page.goto(target);
+  await waitFor(page, () => window.skipper && window.skipper.info && window.skipper.frame, null, 'the replay');
+  const info = await page.evaluate(() => window.skipper.info);
+  await seekTo(page, Math.min(3, info.end_t / 2));
+  await waitView(page, 'link');
+  const cmds = await page.$$eval('#behavior tr[data-command]', (ts) => ts.map((t) => ({
+    command: t.dataset.command, status: t.dataset.status, text: t.textContent,
+  })));
+  const line = cmds.map((c) => `${c.command} ${c.status}`).join(', ');
+  const has = (c, s) => cmds.some((x) => x.command === c && s.includes(x.status));
+  check(has('add-waypoint', ['complete']) && has('set-velocity', ['executing', 'complete']), `output-link commands with statuses: ${line}`);
+  const err = cmds.find((c) => c.status === 'error');
+  check(err && /unknown command: fly/.test(err.text), `an error status with its message: "${err && err.text}"`);
+  const name = await page.textContent('#behavior li[data-wme="il/self/name"]');
+  check(/\^name robot1/.test(name), `the input-link tree: "${name}"`);
+  check(await page.$('#behavior li[data-wme="il/self/waypoints/waypoint"]') !== null
+    || await page.$('#behavior li[data-wme="il/self/waypoints/waypoint[0]"]') !== null, 'the agent\'s waypoint is on the input-link');
+  // collapse and expand by hand
+  await page.click('#behavior li[data-wme="il/self"] > details > summary');
+  await waitFor(page, () => !document.querySelector('#behavior li[data-wme="il/self/name"]'), null, '^self to collapse');
+  await page.click('#behavior li[data-wme="il/self"] > details > summary');
+  await waitFor(page, () => document.querySelector('#behavior li[data-wme="il/self/name"]'), null, '^self to expand');
+  await page.click('#behavior li[data-wme="il/ranges/range[0]"] > details > summary');
+  await waitFor(page, () => document.querySelector('#behavior li[data-wme="il/ranges/range[0]/distance"]'), null, 'a range to expand');
+  check(true, 'input-link identifiers collapse and expand');
+  const ev = await page.evaluate(() => ({ text: document.getElementById('events').textContent, bold: document.querySelectorAll('#events b').length }));
+  check(ev.text.includes('<b>not bold</b>') && ev.bold === 0, 'the agent\'s print is shown as text');
+  await shot(page, 'behavior-link.png');
+}
+
+async function soarView(page) {
+  await page.goto(target);
+  await waitFor(page, () => window.skipper && window.skipper.frames > 2, null, 'the first frames');
+  await waitView(page, 'link');
+  await waitFor(page, () => document.querySelectorAll('#behavior tr[data-command]').length >= 1, null, 'a command on the output-link', 30000);
+  const cmds = await page.$$eval('#behavior tr[data-command]', (ts) => ts.map((t) => `${t.dataset.command} ${t.dataset.status}`));
+  check(true, `the Soar agent's commands: ${cmds.join(', ')}`);
+  check(await page.$('#behavior li[data-wme="il/self/pose"]') !== null, 'the input-link tree');
+  await shot(page, 'behavior-soar.png');
+}
+
 async function pageShot(page) {
   await page.setViewportSize({ width: 1100, height: 900 });
   await page.goto('file://' + path.resolve(target));
@@ -221,6 +444,11 @@ try {
   if (mode === 'live') await live(page);
   else if (mode === 'crowd') await crowd(page);
   else if (mode === 'replay') await replay(page);
+  else if (mode === 'xabsl') await xabslView(page);
+  else if (mode === 'mission') await missionView(page);
+  else if (mode === 'mission-replay') await missionReplay(page);
+  else if (mode === 'link-replay') await linkReplay(page);
+  else if (mode === 'soar') await soarView(page);
   else if (mode === 'page') await pageShot(page);
   else if (mode === 'look') {
     await page.goto(target);

@@ -4,7 +4,11 @@
 #      sends a goto and the robot heads there; estop stops it;
 #   2. a run of 100 robots with --serve: the page keeps updating;
 #   3. a replay of the first run: the slider moves the robot, Play plays;
-#   4. the report of the first run, as a picture.
+#   4. the report of the first run, as a picture;
+#   5. the behavior view: an XABSL run (activation path, times written in place, hostile
+#      text escaped), a mission run and its replay (the stack with item states, channel
+#      winners, places on the map), the SPS link view in the replay of a small agent's run
+#      over `skipper link serve`, and a Soar run when the Soar bridge is installed.
 # Screenshots go next to the run log, in runs/dashboard/ (or $DASHBOARD_OUT). Every process
 # started here is stopped on the way out, whatever happens.
 set -euo pipefail
@@ -90,6 +94,57 @@ stop_last
 echo "--- report"
 "$bin" report "$log" -o "$out/dashboard-run.html"
 node "$here/browser.mjs" page "$out/dashboard-run.html" "$out" report.png
+
+echo "--- behavior view: XABSL"
+serve "$out/xabsl.err" run "$root/examples/xabsl/turn_and_release/agents.xabsl" \
+  --world "$root/examples/xabsl/turn_and_release/field.world" --speed 0.5 --until 30m \
+  --serve 127.0.0.1:0 --no-log
+node "$here/browser.mjs" xabsl "$url" "$out"
+stop_last || true
+
+echo "--- behavior view: mission"
+mlog="$out/mission-run.mcap"
+rm -f "$mlog"
+serve "$out/mission.err" run "$root/examples/missions/test_mission.lua" --speed 200 --until 4h \
+  --serve 127.0.0.1:0 --log "$mlog"
+node "$here/browser.mjs" mission "$url" "$out"
+stop_last || true
+[ -s "$mlog" ] || { echo "no run log at $mlog" >&2; exit 1; }
+serve "$out/mission-replay.err" replay "$mlog" --serve 127.0.0.1:0
+node "$here/browser.mjs" mission-replay "$url" "$out"
+stop_last
+
+echo "--- behavior view: SPS link (a small agent over skipper link serve, then the replay)"
+llog="$out/link-run.mcap"
+rm -f "$llog"
+"$bin" link serve --listen 127.0.0.1:0 --world "$root/examples/worlds/soar-tour.world" --until 5m \
+  --log "$llog" >"$out/link.out" 2>"$out/link.err" &
+pids+=("$!")
+addr=""
+for _ in $(seq 1 100); do
+  addr="$(sed -n 's/.*listening on \([0-9.:]*\).*/\1/p' "$out/link.out" | head -n1)"
+  [ -n "$addr" ] && break
+  sleep 0.1
+done
+[ -n "$addr" ] || { echo "skipper link serve did not start" >&2; cat "$out/link.err" >&2; exit 1; }
+node "$here/link_agent.mjs" "$addr" 120
+# the run ends when its agent halts
+stop_last
+[ -s "$llog" ] || { echo "no run log at $llog" >&2; exit 1; }
+serve "$out/link-replay.err" replay "$llog" --serve 127.0.0.1:0
+node "$here/browser.mjs" link-replay "$url" "$out"
+stop_last
+
+soar_venv="${XDG_DATA_HOME:-$HOME/.local/share}/skipper/soar-venv/bin/python"
+if [ -x "$soar_venv" ]; then
+  echo "--- behavior view: Soar"
+  serve "$out/soar.err" run --soar "$root/examples/soar/waypoint-tour.soar" \
+    --world "$root/examples/worlds/soar-tour.world" --until 30m --serve 127.0.0.1:0 --no-log
+  node "$here/browser.mjs" soar "$url" "$out"
+  stop_last || true
+else
+  echo "skip - the Soar run: the Soar bridge is not installed (bridges/soar/install.sh)"
+fi
 
 ls -1 "$out"/*.png
 echo "dashboard browser test: all checks passed"

@@ -15,12 +15,37 @@
 //! stops). Over a port where agents come and go ([`LinkController::serving`]), a new
 //! agent gets a fresh link (its whole input-link as adds), and a halt does not end the
 //! controller; the port says when the run is over for it ([`Received::Closed`]).
+//!
+//! The state ([`Controller::state`], the run log's `/controller` topic and the
+//! dashboard's link view) holds the last `input` message sent, the whole input-link as a
+//! tree (`input_link`: an identifier is an object keyed by attribute, an attribute that
+//! occurs more than once is an array), the latest status of the newest output-link
+//! commands (`commands`, at most [`RECENT_COMMANDS`]) and the running drive command.
 
 use crate::link::{Counters, Link, Update};
+use crate::output::CommandStatus;
+use crate::tree::{Tree, Val, WmeId, ROOT};
 use crate::wire::{encode_input, Step};
 use crate::LinkError;
 use skipper_core::{Controller, ControllerError, Cycle, Drive, Signals, Status, VehicleInfo};
+use std::collections::VecDeque;
+use std::sync::Arc;
 use std::time::Duration;
+
+/// How many output-link commands the state keeps (the newest).
+pub const RECENT_COMMANDS: usize = 16;
+
+/// Deeper identifiers than this are left out of the state's `input_link`.
+const MAX_TREE_DEPTH: usize = 32;
+
+/// An output-link command and its latest status.
+#[derive(Debug, Clone)]
+struct Recent {
+    tt: i64,
+    command: &'static str,
+    status: CommandStatus,
+    message: Option<Arc<str>>,
+}
 
 /// What a port got from the agent this cycle.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -71,6 +96,8 @@ pub struct LinkController<P: Port> {
     /// counters and decision cycles of earlier agents (serving)
     carried: Counters,
     carried_dc: u64,
+    /// the newest commands with their latest status, oldest first
+    recent: VecDeque<Recent>,
 }
 
 impl<P: Port> LinkController<P> {
@@ -91,6 +118,7 @@ impl<P: Port> LinkController<P> {
             agents: 0,
             carried: Counters::default(),
             carried_dc: 0,
+            recent: VecDeque::with_capacity(RECENT_COMMANDS),
         }
     }
 
@@ -116,6 +144,23 @@ impl<P: Port> LinkController<P> {
 
     fn report_statuses(&mut self, cycle: &mut Cycle<'_>) {
         for s in self.link.statuses().iter().skip(self.reported) {
+            match self.recent.iter_mut().find(|r| r.tt == s.tt) {
+                Some(r) => {
+                    r.status = s.status;
+                    r.message.clone_from(&s.message);
+                }
+                None => {
+                    if self.recent.len() >= RECENT_COMMANDS {
+                        self.recent.pop_front();
+                    }
+                    self.recent.push_back(Recent {
+                        tt: s.tt,
+                        command: s.command,
+                        status: s.status,
+                        message: s.message.clone(),
+                    });
+                }
+            }
             let mut data = serde_json::json!({
                 "agent": self.link.name(),
                 "tt": s.tt,
@@ -177,6 +222,7 @@ impl<P: Port> LinkController<P> {
         self.agents += 1;
         self.step.clear();
         self.reported = 0;
+        self.recent.clear();
         cycle.actuation.drive = Some(Drive::Estop);
         self.event(cycle, "connected");
         self.link.start(cycle.signals, cycle.now)?;
@@ -200,6 +246,38 @@ impl<P: Port> LinkController<P> {
         };
         (t, self.carried_dc + self.dc)
     }
+}
+
+/// Identifier `id` of `tree` as JSON: an object keyed by attribute, with an array for an
+/// attribute that occurs more than once (in creation order).
+fn tree_json(tree: &Tree, id: WmeId, depth: usize) -> serde_json::Value {
+    let mut out = serde_json::Map::new();
+    if depth >= MAX_TREE_DEPTH {
+        return serde_json::Value::Object(out);
+    }
+    for c in tree.children(id) {
+        let (Some(attr), Some(v)) = (tree.attr(c), tree.value(c)) else {
+            continue;
+        };
+        let v = match v {
+            Val::Int(i) => serde_json::Value::from(*i),
+            Val::Float(f) => serde_json::Value::from(*f),
+            Val::Str(s) => serde_json::Value::from(s.as_ref()),
+            Val::Id => tree_json(tree, c, depth + 1),
+        };
+        match out.get_mut(attr) {
+            None => {
+                out.insert(attr.into(), v);
+            }
+            // a WME value is never an array, so an array is an attribute seen before
+            Some(serde_json::Value::Array(a)) => a.push(v),
+            Some(old) => {
+                let first = std::mem::take(old);
+                *old = serde_json::Value::Array(vec![first, v]);
+            }
+        }
+    }
+    serde_json::Value::Object(out)
 }
 
 fn fail(e: LinkError) -> ControllerError {
@@ -289,10 +367,31 @@ impl<P: Port> Controller for LinkController<P> {
 
     fn state(&self) -> Option<serde_json::Value> {
         let input: serde_json::Value = serde_json::from_slice(&self.line).ok()?;
+        let commands: Vec<serde_json::Value> = self
+            .recent
+            .iter()
+            .map(|r| {
+                let mut o = serde_json::json!({
+                    "tt": r.tt,
+                    "command": r.command,
+                    "status": r.status.as_str(),
+                });
+                if let (Some(m), Some(map)) = (&r.message, o.as_object_mut()) {
+                    map.insert("message".into(), m.to_string().into());
+                }
+                o
+            })
+            .collect();
+        let running = self.link.running().map(|r| {
+            serde_json::json!({"tt": r.tt, "command": r.kind.name(), "executing": r.executing})
+        });
         Some(serde_json::json!({
             "agent": self.link.name(),
             "decision_cycle": self.dc,
             "input": input,
+            "input_link": tree_json(self.link.tree(), ROOT, 0),
+            "commands": commands,
+            "running": running,
         }))
     }
 

@@ -208,3 +208,42 @@ fn serving_agents_come_and_go() {
     assert_eq!(summary["soar_agents"][0]["agents_connected"], 2);
     assert_eq!(summary["halted"], true);
 }
+
+#[test]
+fn the_state_shows_the_input_link_tree_and_the_newest_commands() {
+    let port = Script::default();
+    let mut rig = Rig::new();
+    let link = Link::new(LinkConfig::new("robot1"));
+    let mut c = LinkController::new("soar:test", link, port.clone());
+    c.start(&rig.info, &rig.signals).unwrap();
+    port.push(Received::Step, drive());
+    rig.step(&mut c);
+    let s = c.state().unwrap();
+    assert_eq!(s["agent"], "robot1", "{s}");
+    let il = &s["input_link"];
+    assert_eq!(il["self"]["name"], "robot1", "{il}");
+    assert!(il["self"]["pose"]["x"].is_number(), "{il}");
+    let ranges = il["ranges"]["range"].as_array().expect("repeated ^range as an array");
+    assert!(ranges.len() > 1, "{il}");
+    assert!(ranges.iter().all(|r| r["id"].is_i64()), "{il}");
+    assert_eq!(s["commands"][0]["tt"], 1, "{s}");
+    assert_eq!(s["commands"][0]["command"], "set-velocity");
+    assert_eq!(s["commands"][0]["status"], "executing", "the latest status");
+    assert_eq!(s["running"]["command"], "set-velocity", "{s}");
+
+    // an unknown command gets an error with a message; only the newest 16 are kept
+    port.push(Received::Step, step_with("fly", 2, &[]));
+    rig.step(&mut c);
+    let s = c.state().unwrap();
+    assert_eq!(s["commands"][1]["status"], "error", "{s}");
+    assert!(s["commands"][1]["message"].as_str().is_some_and(|m| !m.is_empty()), "{s}");
+    for tt in 3..=30 {
+        port.push(Received::Step, step_with("stop", tt, &[]));
+        rig.step(&mut c);
+    }
+    let s = c.state().unwrap();
+    let cmds = s["commands"].as_array().unwrap();
+    assert_eq!(cmds.len(), skipper_link::controller::RECENT_COMMANDS, "{s}");
+    assert_eq!(cmds.last().unwrap()["tt"], 30);
+    assert_eq!(cmds[0]["tt"], 30 - skipper_link::controller::RECENT_COMMANDS as i64 + 1);
+}

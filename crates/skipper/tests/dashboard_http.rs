@@ -97,6 +97,9 @@ fn a_token_guards_every_route_but_the_assets() {
         200
     );
     assert_eq!(http(a, "GET", "/app.js", "", "").0, 200);
+    let (code, js) = http(a, "GET", "/behavior.js", "", "");
+    assert_eq!(code, 200);
+    assert!(js.contains("SkipperBehavior"), "the behavior view's script");
     assert_eq!(http(a, "GET", "/style.css", "", "").0, 200);
     srv.stop();
 }

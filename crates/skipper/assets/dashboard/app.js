@@ -28,6 +28,7 @@ const S = {
   lastWall: null,
   lastPanel: 0,
   error: null,
+  places: [],
 };
 window.skipper = S;
 
@@ -99,7 +100,15 @@ function fit() {
   let b = worldBounds();
   if (!b) {
     const pts = [];
-    for (const r of (S.frame && S.frame.robots) || []) pts.push([r.x, r.y]);
+    for (const r of (S.frame && S.frame.robots) || []) {
+      pts.push([r.x, r.y]);
+      // a mission's places (waypoints, circle centres)
+      const st = window.SkipperBehavior.engineState(r.state);
+      for (const it of (st && Array.isArray(st.items) ? st.items : [])) {
+        const p = it && it.place;
+        if (p && typeof p.x === 'number' && typeof p.y === 'number') pts.push([p.x, p.y]);
+      }
+    }
     for (const tr of S.trails) for (const p of tr || []) pts.push(p);
     if (pts.length === 0) b = [-5, -5, 5, 5];
     else {
@@ -222,9 +231,11 @@ function drawRays(r, i, all) {
 }
 
 // A mission's places (waypoints with their capture circles, circle centres with their
-// circles) from the controller's state; the active ones drawn solid.
+// circles) from the controller's state; the active ones drawn solid. What was drawn is
+// listed in S.places (for tests).
 function drawPlaces(r) {
-  const items = r.state && Array.isArray(r.state.items) ? r.state.items : [];
+  const st = window.SkipperBehavior.engineState(r.state);
+  const items = st && Array.isArray(st.items) ? st.items : [];
   ctx.font = '11px sans-serif';
   for (const it of items) {
     const p = it.place;
@@ -237,6 +248,7 @@ function drawPlaces(r) {
     ctx.beginPath(); ctx.arc(x, y, rad, 0, 2 * Math.PI); ctx.stroke(); ctx.setLineDash([]);
     ctx.fillStyle = '#800080'; ctx.fillRect(x - 2, y - 2, 4, 4);
     ctx.fillText(p.name || it.id || '', x + 6, y - 6);
+    S.places.push({ robot: r.name, name: p.name || it.id || '', x: p.x, y: p.y, active });
   }
 }
 
@@ -272,6 +284,7 @@ function draw() {
   drawWorld();
   drawTrails();
   const f = S.frame;
+  S.places = [];
   if (f) {
     drawObjects(f.objects);
     const rs = f.robots || [];
@@ -297,24 +310,6 @@ function loop() {
 
 function esc(s) { return String(s).replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' }[c])); }
 
-function tree(v, depth) {
-  if (depth > 12) return '…';
-  if (v === null || v === undefined) return '<span class="none">none</span>';
-  if (typeof v === 'string') return '<span class="s">' + esc(v) + '</span>';
-  if (typeof v === 'number') return '<span class="n">' + (Number.isInteger(v) ? v : v.toFixed(3)) + '</span>';
-  if (typeof v === 'boolean') return '<span class="b">' + v + '</span>';
-  if (Array.isArray(v)) {
-    if (v.length === 0) return '<span class="none">[]</span>';
-    return '<ul>' + v.map((x, k) => {
-      const name = x && typeof x === 'object' && !Array.isArray(x) && (x.name ?? x.option ?? x.id ?? x.behavior ?? x.command ?? x.item);
-      return '<li><span class="k">' + esc(name != null ? name : k) + '</span>: ' + tree(x, depth + 1) + '</li>';
-    }).join('') + '</ul>';
-  }
-  const keys = Object.keys(v);
-  if (keys.length === 0) return '<span class="none">{}</span>';
-  return '<ul>' + keys.map((k) => '<li><span class="k">' + esc(k) + '</span>: ' + tree(v[k], depth + 1) + '</li>').join('') + '</ul>';
-}
-
 // The vehicle's own scalar facts (depth, altitude, speed, stalled...), one line.
 function viewFacts(v) {
   if (!v || typeof v !== 'object') return '';
@@ -339,13 +334,16 @@ function eventText(e) {
   const d = e.data;
   if (d == null) return '';
   if (typeof d !== 'object') return String(d);
-  for (const k of ['text', 'message', 'reason', 'engaged']) if (k in d) return String(d[k]);
+  for (const k of ['text', 'message', 'reason', 'engaged', 'event']) if (k in d) return String(d[k]);
   if ('status' in d) return Object.entries(d).filter(([k, v]) => typeof v !== 'object').map(([k, v]) => k + ' ' + (typeof v === 'number' && !Number.isInteger(v) ? v.toFixed(2) : v)).join(', ');
   if ('with' in d) return 'with ' + d.with;
+  if ('option' in d && 'to' in d) return d.option + ': ' + (d.from ?? 'start') + ' → ' + (d.to ?? 'end');
   return JSON.stringify(d);
 }
 
-let lastTree = '';
+// the behavior view (behavior.js): a view per engine, chosen by the state's shape
+const behavior = new window.SkipperBehavior.View($('behavior'));
+S.behavior = behavior;
 let lastEvents = '';
 function updatePanel() {
   const f = S.frame;
@@ -370,8 +368,7 @@ function updatePanel() {
       ' m</td><td>heading</td><td>' + (r.yaw * 180 / Math.PI).toFixed(0) + '°</td></tr></table>' +
       '<div>controller: ' + esc(r.controller || 'none') + '</div>' + viewFacts(r.view);
     $('goal-status').textContent = goalText(r.goal);
-    const tr = tree(r.state, 0);
-    if (tr !== lastTree) { lastTree = tr; $('behavior').innerHTML = tr; }
+    behavior.show(r);
   }
   const ev = S.events.slice(-40).reverse().map((e) =>
     '<li><span class="t">' + Number(e.t).toFixed(1) + '</span><span class="kind">' + esc(e.kind) + '</span>' + esc(e.robot) + ' ' + esc(eventText(e)) + '</li>').join('');
@@ -392,7 +389,7 @@ function buildRobotList() {
 
 // Select a robot: the panel shows it, and (with many robots) the frames carry its rays.
 function select(i) {
-  S.selected = i; lastTree = ''; S.dirty = true; updatePanel();
+  S.selected = i; behavior.reset(); S.dirty = true; updatePanel();
   if (S.info.mode === 'live') control({ cmd: 'select', robot: i });
   else fetchFrame();
 }
@@ -420,6 +417,8 @@ function setEstop(on) {
 function takeFrame(f, appendTrails) {
   S.frame = f;
   S.frames++;
+  // a world without bounds is fitted to what the first frame shows
+  if (S.frames === 1 && S.autoFit && !worldBounds()) fit();
   if (appendTrails) {
     (f.robots || []).forEach((r, i) => {
       const tr = S.trails[i] || (S.trails[i] = []);

@@ -122,6 +122,8 @@ pub struct MissionRunner {
     shown: Vec<bool>,
     items: String,
     ended: bool,
+    /// statuses published so far (part of the state's version)
+    published: u64,
 }
 
 impl MissionRunner {
@@ -136,12 +138,14 @@ impl MissionRunner {
                 shown: Vec::new(),
                 items: String::new(),
                 ended: false,
+                published: 0,
             },
             handle,
         )
     }
 
-    fn publish(&self, st: MissionGoalStatus) {
+    fn publish(&mut self, st: MissionGoalStatus) {
+        self.published += 1;
         lock(&self.handle.0).latest = Some(st);
     }
 
@@ -254,12 +258,25 @@ impl Controller for MissionRunner {
         }
     }
 
+    /// The mission's state, with the latest goal's status as `mission_goal` once a goal
+    /// came.
     fn state(&self) -> Option<serde_json::Value> {
-        self.inner.state()
+        let mut s = self.inner.state()?;
+        let goal = lock(&self.handle.0).latest.clone();
+        if let (Some(g), Some(o)) = (goal, s.as_object_mut()) {
+            o.insert(
+                "mission_goal".into(),
+                serde_json::to_value(g).unwrap_or_default(),
+            );
+        }
+        Some(s)
     }
 
     fn state_version(&self) -> Option<u64> {
-        self.inner.state_version()
+        // the goal's status is part of the state: a new status is a new version
+        self.inner
+            .state_version()
+            .map(|v| v.wrapping_add(self.published.wrapping_mul(0x9E37_79B9_7F4A_7C15)))
     }
 
     fn summary(&self, out: &mut serde_json::Map<String, serde_json::Value>) {

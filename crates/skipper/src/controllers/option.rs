@@ -270,8 +270,17 @@ impl Controller for OptionRunner {
         }
     }
 
+    /// The agent's state, with the latest goal's status as `option_goal` once a goal came.
     fn state(&self) -> Option<serde_json::Value> {
-        self.inner.state()
+        let mut s = self.inner.state()?;
+        let goal = lock(&self.handle.0).latest.clone();
+        if let (Some(g), Some(o)) = (goal, s.as_object_mut()) {
+            o.insert(
+                "option_goal".into(),
+                serde_json::to_value(g).unwrap_or_default(),
+            );
+        }
+        Some(s)
     }
 
     fn summary(&self, out: &mut serde_json::Map<String, serde_json::Value>) {

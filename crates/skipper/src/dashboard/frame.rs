@@ -14,7 +14,7 @@
 //! `view` is the vehicle's own description of itself (what `Vehicle::view` gives), with
 //! numbers rounded to the millimetre; with more than [`ALL_RAYS_UP_TO`] robots, only the
 //! robots a browser selected keep their `sonar` and `laser` (the page draws only theirs); `state` is the controller's state as the engine
-//! reports it, shown as a tree.
+//! reports it (numbers rounded the same way), shown by the page's behavior view.
 
 use serde_json::{Map, Value};
 
@@ -84,7 +84,9 @@ impl RobotEntry<'_> {
             "controller".into(),
             self.controller.map_or(Value::Null, Value::from),
         );
-        m.insert("state".into(), self.state.unwrap_or(Value::Null));
+        let mut state = self.state.unwrap_or(Value::Null);
+        round(&mut state);
+        m.insert("state".into(), state);
         m.insert("goal".into(), self.goal.unwrap_or(Value::Null));
         m.insert("target".into(), self.target.unwrap_or(Value::Null));
         Value::Object(m)
@@ -102,5 +104,22 @@ mod tests {
         round(&mut v);
         assert_eq!(v, json!({"a": 0.3, "b": [1, 2.123], "c": "x"}));
         assert_eq!(num(f64::NAN), Value::Null);
+    }
+
+    #[test]
+    fn the_state_is_rounded_like_the_rest() {
+        let e = RobotEntry {
+            name: "r",
+            pose: (0.0, 0.0, 0.0),
+            view: json!({}),
+            controller: Some("xabsl:a"),
+            state: Some(json!({"path": [{"option": "o", "state_time": 1200, "parameters": {"angle": 171.84325352183265}}]})),
+            goal: None,
+            target: None,
+        }
+        .to_json();
+        assert_eq!(e["state"]["path"][0]["parameters"]["angle"], 171.843);
+        assert_eq!(e["state"]["path"][0]["state_time"], 1200);
+        assert_eq!(e["state"]["path"][0]["option"], "o");
     }
 }

@@ -2,7 +2,7 @@
 //!
 //! | route | what |
 //! | --- | --- |
-//! | `GET /` | the page (`/app.js`, `/style.css`: its script and style, embedded in the binary) |
+//! | `GET /` | the page (`/app.js`, `/behavior.js`, `/style.css`: its scripts and style, embedded in the binary) |
 //! | `GET /api/info` | live or replay, the world, the robots, the period (and a replay's length) |
 //! | `GET /api/stream` | live: frames as server-sent events |
 //! | `GET /api/frame?t=SECONDS[&robot=I]` | replay: the frame at a time (with more than 10 robots, rays only for robot I) |
@@ -34,6 +34,8 @@ use tokio_stream::StreamExt as _;
 const INDEX: &str = include_str!("../../assets/dashboard/index.html");
 /// Its script.
 const APP_JS: &str = include_str!("../../assets/dashboard/app.js");
+/// Its behavior view (the dedicated views of each engine's state).
+const BEHAVIOR_JS: &str = include_str!("../../assets/dashboard/behavior.js");
 /// Its style.
 const STYLE: &str = include_str!("../../assets/dashboard/style.css");
 
@@ -145,6 +147,7 @@ fn router(app: Arc<App>) -> Router {
         .route_layer(middleware::from_fn_with_state(app.clone(), check_token));
     Router::new()
         .route("/app.js", get(app_js))
+        .route("/behavior.js", get(behavior_js))
         .route("/style.css", get(style))
         .merge(guarded)
         .layer(DefaultBodyLimit::max(16 * 1024))
@@ -199,6 +202,16 @@ async fn app_js() -> Response {
         (
             [(header::CONTENT_TYPE, "text/javascript; charset=utf-8")],
             APP_JS,
+        )
+            .into_response(),
+    )
+}
+
+async fn behavior_js() -> Response {
+    no_cache(
+        (
+            [(header::CONTENT_TYPE, "text/javascript; charset=utf-8")],
+            BEHAVIOR_JS,
         )
             .into_response(),
     )
