@@ -39,7 +39,9 @@ trap cleanup EXIT
 serve() {
   local errlog="$1"
   shift
-  "$bin" "$@" >"$errlog.out" 2>"$errlog" &
+  # the file exists before the loop reads it, whenever the process gets to open it
+  : >"$errlog"
+  "$bin" "$@" >"$errlog.out" 2>>"$errlog" &
   pids+=("$!")
   url=""
   for _ in $(seq 1 300); do
@@ -117,8 +119,9 @@ stop_last
 echo "--- behavior view: SPS link (a small agent over skipper link serve, then the replay)"
 llog="$out/link-run.mcap"
 rm -f "$llog"
+: >"$out/link.out"
 "$bin" link serve --listen 127.0.0.1:0 --world "$root/examples/worlds/soar-tour.world" --until 5m \
-  --log "$llog" >"$out/link.out" 2>"$out/link.err" &
+  --log "$llog" >>"$out/link.out" 2>"$out/link.err" &
 pids+=("$!")
 addr=""
 for _ in $(seq 1 100); do

@@ -382,9 +382,9 @@ impl<P: Port> Controller for LinkController<P> {
                 o
             })
             .collect();
-        let running = self.link.running().map(|r| {
-            serde_json::json!({"tt": r.tt, "command": r.kind.name(), "executing": r.executing})
-        });
+        let running = self.link.running().map(
+            |r| serde_json::json!({"tt": r.tt, "command": r.kind.name(), "executing": r.executing}),
+        );
         Some(serde_json::json!({
             "agent": self.link.name(),
             "decision_cycle": self.dc,

@@ -223,7 +223,9 @@ fn the_state_shows_the_input_link_tree_and_the_newest_commands() {
     let il = &s["input_link"];
     assert_eq!(il["self"]["name"], "robot1", "{il}");
     assert!(il["self"]["pose"]["x"].is_number(), "{il}");
-    let ranges = il["ranges"]["range"].as_array().expect("repeated ^range as an array");
+    let ranges = il["ranges"]["range"]
+        .as_array()
+        .expect("repeated ^range as an array");
     assert!(ranges.len() > 1, "{il}");
     assert!(ranges.iter().all(|r| r["id"].is_i64()), "{il}");
     assert_eq!(s["commands"][0]["tt"], 1, "{s}");
@@ -236,7 +238,12 @@ fn the_state_shows_the_input_link_tree_and_the_newest_commands() {
     rig.step(&mut c);
     let s = c.state().unwrap();
     assert_eq!(s["commands"][1]["status"], "error", "{s}");
-    assert!(s["commands"][1]["message"].as_str().is_some_and(|m| !m.is_empty()), "{s}");
+    assert!(
+        s["commands"][1]["message"]
+            .as_str()
+            .is_some_and(|m| !m.is_empty()),
+        "{s}"
+    );
     for tt in 3..=30 {
         port.push(Received::Step, step_with("stop", tt, &[]));
         rig.step(&mut c);
@@ -245,5 +252,8 @@ fn the_state_shows_the_input_link_tree_and_the_newest_commands() {
     let cmds = s["commands"].as_array().unwrap();
     assert_eq!(cmds.len(), skipper_link::controller::RECENT_COMMANDS, "{s}");
     assert_eq!(cmds.last().unwrap()["tt"], 30);
-    assert_eq!(cmds[0]["tt"], 30 - skipper_link::controller::RECENT_COMMANDS as i64 + 1);
+    assert_eq!(
+        cmds[0]["tt"],
+        30 - skipper_link::controller::RECENT_COMMANDS as i64 + 1
+    );
 }

@@ -123,7 +123,12 @@ fn a_mission_goal_shows_in_the_state_and_each_status_is_a_new_version() {
     // every change of the goal's status came with a new version
     for w in seen.windows(2) {
         if w[0].1["mission_goal"] != w[1].1["mission_goal"] {
-            assert!(w[0].0.is_some() && w[0].0 != w[1].0, "{:?} -> {:?}", w[0], w[1]);
+            assert!(
+                w[0].0.is_some() && w[0].0 != w[1].0,
+                "{:?} -> {:?}",
+                w[0],
+                w[1]
+            );
         }
     }
 }

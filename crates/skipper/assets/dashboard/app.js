@@ -337,7 +337,8 @@ function eventText(e) {
   for (const k of ['text', 'message', 'reason', 'engaged', 'event']) if (k in d) return String(d[k]);
   if ('status' in d) return Object.entries(d).filter(([k, v]) => typeof v !== 'object').map(([k, v]) => k + ' ' + (typeof v === 'number' && !Number.isInteger(v) ? v.toFixed(2) : v)).join(', ');
   if ('with' in d) return 'with ' + d.with;
-  if ('option' in d && 'to' in d) return d.option + ': ' + (d.from ?? 'start') + ' → ' + (d.to ?? 'end');
+  const who = d.option ?? d.item;
+  if (who != null && 'to' in d) return who + ': ' + (d.from ?? 'start') + ' → ' + (d.to ?? 'end');
   return JSON.stringify(d);
 }
 
