@@ -112,6 +112,9 @@ pub(crate) enum Ins {
     HostB(u32, u32),
     /// dst = host function, element index
     HostE(u32, u32),
+    /// dst = the first slot of a pair if c is not 0, else the second (a conditional
+    /// whose branches have no effect: both are computed): (dst, c, pair)
+    Sel(u32, u32, u32),
     /// dst = a != 0 && b != 0 (both evaluated: used where neither has side effects)
     AndV(u32, u32, u32),
     /// dst = a != 0 || b != 0 (both evaluated: used where neither has side effects)
@@ -175,7 +178,7 @@ impl Ins {
             | HostB(d, _)
             | HostE(d, _)
             | AndV(d, ..)
-            | OrV(d, ..) => Some(d),
+            | OrV(d, ..) | Sel(d, ..) => Some(d),
             _ => None,
         }
     }
@@ -721,6 +724,17 @@ impl<'a> Compiler<'a> {
                 });
                 t
             }
+            // both branches cheap and without effect: computed, then one is chosen
+            // (no branch to mispredict)
+            D::Cond(c, a, b) if pure_cond(c) && arith(a) && arith(b) => {
+                let c = self.b_raw(c);
+                let (a, b) = (self.op(a), self.op(b));
+                let p = self.vm.pairs.len() as u32;
+                self.vm.pairs.push((a, b));
+                let t = self.temp();
+                self.emit(Ins::Sel(t, c, p));
+                t
+            }
             D::Cond(c, a, b) => {
                 let t = self.temp();
                 let mut fix = Vec::new();
@@ -868,6 +882,30 @@ impl<'a> Compiler<'a> {
                 self.e_val(&x.value)
             }
         }
+    }
+}
+
+/// A condition without effect: cheap ones, and `&&`/`||` of them.
+fn pure_cond(b: &B) -> bool {
+    match b {
+        B::And(xs) | B::Or(xs) => xs.iter().all(pure),
+        other => pure(other),
+    }
+}
+
+/// An operand computed without effect (`%` can report a problem).
+fn arith(o: &Op) -> bool {
+    match o {
+        Op::Const(_) | Op::Slot(_) => true,
+        Op::D(x) => arith_d(x),
+    }
+}
+
+fn arith_d(x: &D) -> bool {
+    match x {
+        D::Const(_) | D::Slot(_) | D::StateTime(_) | D::OptionTime(_) => true,
+        D::Bin(op, a, b) => *op != Arith::Mod && arith(a) && arith(b),
+        _ => false,
     }
 }
 
@@ -1211,6 +1249,15 @@ impl Vm {
                 Ins::Eq(d, a, b) => set!(d, a, b, |x, y| b2f(x == y)),
                 Ins::Ne(d, a, b) => set!(d, a, b, |x, y| b2f(x != y)),
                 Ins::EnumEq(d, a, b) => set!(d, a, b, |x, y| b2f(x as u32 == y as u32)),
+                Ins::Sel(d, c, p) => {
+                    let (a, b) = self.pairs.get(p as usize).copied().unwrap_or((0, 0));
+                    let v = if rd(sl, m, c) != 0.0 {
+                        rd(sl, m, a)
+                    } else {
+                        rd(sl, m, b)
+                    };
+                    wr(sl, m, d, v);
+                }
                 Ins::AndV(d, a, b) => set!(d, a, b, |x, y| b2f(x != 0.0 && y != 0.0)),
                 Ins::OrV(d, a, b) => set!(d, a, b, |x, y| b2f(x != 0.0 || y != 0.0)),
                 Ins::Not(d, a) => {
