@@ -170,6 +170,13 @@ fn rule_6_root_actions_run_in_order() {
     e.execute(0);
     assert_eq!(e.value(out2), 42.0);
     assert_eq!(e.executed().len(), 1);
+    // set by a root action and by an option's action in this cycle
+    assert!(e.was_set(out) && e.was_set(out2));
+    e.set_root_actions(&[RootAction::Option(root)]);
+    e.execute(10);
+    assert!(!e.was_set(out), "only the option set a symbol");
+    assert!(e.was_set(out2));
+    assert_eq!(e.value(out2), 42.0);
 }
 
 // ----------------------------------------------------------- calling behaviors
