@@ -178,7 +178,8 @@ impl Ins {
             | HostB(d, _)
             | HostE(d, _)
             | AndV(d, ..)
-            | OrV(d, ..) | Sel(d, ..) => Some(d),
+            | OrV(d, ..)
+            | Sel(d, ..) => Some(d),
             _ => None,
         }
     }
