@@ -5,12 +5,19 @@ with rospy's (goal-callback and execute-callback modes) under the same client, b
 client's round-trip percentiles and the server process's CPU per goal (from
 /proc/PID/stat). Compared with: performance-anchors.md, "actionlib in Python".
 
-Usage: python3 bench.py NAME SERVER_NS SERVER_PID [GOALS]
+Goals are sequential (one at a time, the next sent when the result is in). RATE paces
+them (goals per second; 0 sends the next at once). The pace decides how long the status
+list is: every finished goal stays in it for status_list_timeout (5 s), so back to back
+at 500 goals/s it holds ~2,500 goals and the Python client spends its time decoding
+them, whatever the server. The largest list the client saw is printed.
+
+Usage: python3 bench.py NAME SERVER_NS SERVER_PID [GOALS [RATE]]
 """
 import os
 import sys
 import time
 
+import actionlib.action_client
 import rospy
 from actionlib import SimpleActionClient
 from actionlib.msg import TestAction, TestGoal
@@ -23,9 +30,27 @@ def cpu(pid):
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
+longest = [0]
+status_msgs = [0]
+
+
+def watch_status_lists():
+    """Record the longest status list the client's ActionClient receives."""
+    cb = actionlib.action_client.ActionClient._status_cb
+
+    def status_cb(self, msg):
+        status_msgs[0] += 1
+        if len(msg.status_list) > longest[0]:
+            longest[0] = len(msg.status_list)
+        return cb(self, msg)
+    actionlib.action_client.ActionClient._status_cb = status_cb
+
+
 def main():
     name, ns, pid = sys.argv[1], sys.argv[2], int(sys.argv[3])
     n = int(sys.argv[4]) if len(sys.argv) > 4 else 500
+    rate = float(sys.argv[5]) if len(sys.argv) > 5 else 0.0
+    watch_status_lists()
     rospy.init_node("bench_client", anonymous=True, disable_signals=True)
     c = SimpleActionClient(ns, TestAction)
     if not c.wait_for_server(rospy.Duration(10)):
@@ -33,24 +58,40 @@ def main():
     for _ in range(20):  # warm up
         c.send_goal(TestGoal(10))
         c.wait_for_result(rospy.Duration(5))
+    if rate > 0:
+        time.sleep(6)  # the warm-up goals leave the status list (status_list_timeout 5 s)
+    longest[0] = 0
+    status_msgs[0] = 0
     times = []
     failures = 0
     cpu0, client0, wall0 = cpu(pid), time.process_time(), time.time()
+    period = 1.0 / rate if rate > 0 else 0.0
+    next_at = time.perf_counter()
     for _ in range(n):
+        if period:
+            next_at += period
         t = time.perf_counter()
         c.send_goal(TestGoal(10))
         ok = c.wait_for_result(rospy.Duration(5))
         times.append(time.perf_counter() - t)
         if not ok or c.get_state() != GoalStatus.SUCCEEDED:
             failures += 1
+            sys.stderr.write("goal %d: %s, state %d, text %r\n" % (
+                len(times), "result" if ok else "no result within 5 s", c.get_state(), c.get_goal_status_text()))
+        if period:
+            time.sleep(max(0.0, next_at - time.perf_counter()))
     wall = time.time() - wall0
     server_cpu = (cpu(pid) - cpu0) / n
     client_cpu = (time.process_time() - client0) / n
+    if os.environ.get("BENCH_TIMES"):
+        with open(os.environ["BENCH_TIMES"], "w") as f:
+            f.write("\n".join("%.3f" % (t * 1e3) for t in times) + "\n")
     times.sort()
     p = lambda q: times[min(len(times) - 1, int(q * len(times)))] * 1e3
-    print("%-34s goals %d  failures %d  round trip p50 %.2f  p90 %.2f  p99 %.2f  max %.2f ms  "
-          "server CPU/goal %.3f ms  client CPU/goal %.3f ms  %.0f goals/s"
-          % (name, n, failures, p(0.5), p(0.9), p(0.99), times[-1] * 1e3, server_cpu * 1e3, client_cpu * 1e3, n / wall))
+    print("%-26s goals %d  failures %d  round trip p50 %.2f  p90 %.2f  p99 %.2f  max %.2f ms  "
+          "server CPU/goal %.3f ms  client CPU/goal %.3f ms  %.0f goals/s  status list <= %d  status msgs/goal %.2f"
+          % (name, n, failures, p(0.5), p(0.9), p(0.99), times[-1] * 1e3, server_cpu * 1e3, client_cpu * 1e3,
+             n / wall, longest[0], status_msgs[0] / n))
     sys.stdout.flush()
     os._exit(1 if failures else 0)
 

@@ -1,12 +1,18 @@
 #!/usr/bin/env bash
 # Goal round trip over ROS 1 on loopback, side by side: the same Python SimpleActionClient
 # against Skipper's SimpleActionServer (goal callback) and rospy's (goal callback and
-# execute callback). Not part of CI (it takes about a minute); numbers go in docs/actionlib.md.
+# execute callback). Not part of CI; numbers go in docs/actionlib.md.
+# GOALS goals per server (default 1000), sequential, RATE goals per second (default 20,
+# where rospy's server reproduces its figures of performance-anchors.md; 0 sends them
+# back to back, and the status list then holds every goal of the last 5 s, see bench.py).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 root="$PWD"
 ROS_PY=/usr/bin/python3
 GOALS="${GOALS:-1000}"
+RATE="${RATE:-20}"
+# STATUS_LIST_TIMEOUT (s): set <ns>/status_list_timeout for every server (a diagnostic:
+# how much of the round trip is the client decoding long status lists)
 cargo build --release -q -p skipper-actionlib --examples
 examples="${CARGO_TARGET_DIR:-$root/target}/release/examples"
 tmp="$(mktemp -d)"
@@ -32,6 +38,11 @@ for _ in $(seq 100); do
   $ROS_PY -c "import xmlrpc.client as x; x.ServerProxy('$ROS_MASTER_URI').getUri('/probe')" 2>/dev/null && break
   sleep 0.2
 done
+if [ -n "${STATUS_LIST_TIMEOUT:-}" ]; then
+  for ns in /bench_simple /py_goal_cb /py_execute_cb; do
+    rosparam set "$ns/status_list_timeout" "$STATUS_LIST_TIMEOUT"
+  done
+fi
 "$examples/reference_servers" /skipper_bench >"$tmp/skipper.log" 2>&1 &
 skipper=$!
 pids+=($skipper)
@@ -42,6 +53,6 @@ $ROS_PY scripts/ros/py_bench_server.py /py_execute_cb execute_cb >"$tmp/py2.log"
 py2=$!
 pids+=($py2)
 sleep 3
-$ROS_PY scripts/ros/bench.py "skipper (goal callback)" /bench_simple "$skipper" "$GOALS"
-$ROS_PY scripts/ros/bench.py "rospy (goal callback)" /py_goal_cb "$py1" "$GOALS"
-$ROS_PY scripts/ros/bench.py "rospy (execute callback)" /py_execute_cb "$py2" "$GOALS"
+$ROS_PY scripts/ros/bench.py "skipper (goal callback)" /bench_simple "$skipper" "$GOALS" "$RATE" || true
+$ROS_PY scripts/ros/bench.py "rospy (goal callback)" /py_goal_cb "$py1" "$GOALS" "$RATE" || true
+$ROS_PY scripts/ros/bench.py "rospy (execute callback)" /py_execute_cb "$py2" "$GOALS" "$RATE" || true

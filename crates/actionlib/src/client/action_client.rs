@@ -103,7 +103,10 @@ static CLIENT_GOAL_COUNTER: AtomicU64 = AtomicU64::new(0);
 /// A client goal id: `<caller id>-<process-wide counter>-<secs with 3 decimals>` (C-2).
 pub fn client_goal_id(caller_id: &str, now: Time) -> String {
     let n = CLIENT_GOAL_COUNTER.fetch_add(1, Ordering::SeqCst) + 1;
-    format!("{caller_id}-{n}-{:.3}", now.as_secs_f64())
+    // seconds with 3 decimals, rounded as Python's `%.3f` (without float formatting)
+    let millis = (u64::from(now.nsecs) + 500_000) / 1_000_000;
+    let (secs, millis) = (u64::from(now.secs) + millis / 1000, millis % 1000);
+    format!("{caller_id}-{n}-{secs}.{millis:03}")
 }
 
 impl<A: Action> ActionClient<A> {
