@@ -258,8 +258,9 @@ window.SkipperBehavior = (function () {
       if (!cmds.length) out.raw('<div class="none">none yet</div>');
       else {
         out.raw('<table class="bv-cmds"><tr><th>tt</th><th>command</th><th>status</th></tr>');
-        for (const c of cmds.slice().reverse()) {
-          if (!isObj(c)) continue;
+        // newest first: Soar's timetags grow
+        const byTt = cmds.filter(isObj).sort((a, b) => (Number(b.tt) || 0) - (Number(a.tt) || 0));
+        for (const c of byTt) {
           out.raw('<tr data-command="').text(c.command).raw('" data-status="').text(c.status).raw('"><td>').text(c.tt).raw('</td><td>')
             .text(c.command).raw('</td><td>').badge(c.status);
           if (c.message != null) out.raw(' <span class="bv-msg">').text(c.message).raw('</span>');
