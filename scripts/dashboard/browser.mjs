@@ -14,6 +14,8 @@
 //   node browser.mjs mission-replay URL OUTDIR   the same in a replay
 //   node browser.mjs link-replay URL OUTDIR      the SPS link view in a replay
 //   node browser.mjs soar   URL OUTDIR   a Soar run (when the bridge is installed)
+//   node browser.mjs ros    URL OUTDIR   an XABSL run with --ros after a run_option goal:
+//                                        the action goals with ids, statuses, feedback
 //   node browser.mjs page   FILE OUTDIR NAME   a screenshot of a local HTML file (the report)
 //   node browser.mjs look   URL OUTDIR NAME    a screenshot of the dashboard after 5 s (by hand)
 //
@@ -419,6 +421,25 @@ async function soarView(page) {
   await shot(page, 'behavior-soar.png');
 }
 
+async function rosGoals(page) {
+  await page.goto(target);
+  await waitFor(page, () => window.skipper && window.skipper.frames > 2, null, 'the first frames');
+  await waitView(page, 'xabsl');
+  await waitFor(page, () => document.querySelector('#behavior tr.bv-goal[data-action=run_option]'), null, 'the run_option goal');
+  const row = await page.$eval('#behavior tr.bv-goal[data-action=run_option]', (t) => ({ status: t.dataset.status, text: t.textContent }));
+  check(row.status === 'succeeded' && /#1/.test(row.text) && /turn_to\.there/.test(row.text),
+    `the run_option goal with its id, status and feedback: "${row.text}"`);
+  // a goto goal from the map joins it
+  const fr = await frame(page);
+  const r = fr.robots[0];
+  const pt = await page.evaluate(([x, y]) => window.skipper.worldToPage(x, y), [r.x + 1.5, r.y]);
+  await page.mouse.click(pt.x, pt.y);
+  await waitFor(page, () => document.querySelector('#behavior tr.bv-goal[data-action=goto]'), null, 'the goto goal');
+  const g = await page.$eval('#behavior tr.bv-goal[data-action=goto]', (t) => ({ status: t.dataset.status, text: t.textContent }));
+  check(['active', 'succeeded'].includes(g.status), `the goto goal: "${g.text}"`);
+  await shot(page, 'behavior-goals.png');
+}
+
 async function pageShot(page) {
   await page.setViewportSize({ width: 1100, height: 900 });
   await page.goto('file://' + path.resolve(target));
@@ -449,6 +470,7 @@ try {
   else if (mode === 'mission-replay') await missionReplay(page);
   else if (mode === 'link-replay') await linkReplay(page);
   else if (mode === 'soar') await soarView(page);
+  else if (mode === 'ros') await rosGoals(page);
   else if (mode === 'page') await pageShot(page);
   else if (mode === 'look') {
     await page.goto(target);

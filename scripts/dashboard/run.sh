@@ -8,7 +8,9 @@
 #   5. the behavior view: an XABSL run (activation path, times written in place, hostile
 #      text escaped), a mission run and its replay (the stack with item states, channel
 #      winners, places on the map), the SPS link view in the replay of a small agent's run
-#      over `skipper link serve`, and a Soar run when the Soar bridge is installed.
+#      over `skipper link serve`, a Soar run when the Soar bridge is installed, and the
+#      action goals of an XABSL run with --ros (a run_option goal sent with `skipper action
+#      send`, a goto from the map) when roscore is installed.
 # Screenshots go next to the run log, in runs/dashboard/ (or $DASHBOARD_OUT). Every process
 # started here is stopped on the way out, whatever happens.
 set -euo pipefail
@@ -147,6 +149,32 @@ if [ -x "$soar_venv" ]; then
   stop_last || true
 else
   echo "skip - the Soar run: the Soar bridge is not installed (bridges/soar/install.sh)"
+fi
+
+if command -v roscore >/dev/null 2>&1; then
+  echo "--- behavior view: action goals of a --ros run"
+  port="$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
+  export ROS_MASTER_URI="http://127.0.0.1:$port" ROS_IP=127.0.0.1 ROS_HOME="$out/ros-home"
+  roscore -p "$port" >"$out/roscore.log" 2>&1 &
+  pids+=("$!")
+  up=""
+  for _ in $(seq 1 100); do
+    if python3 -c "import xmlrpc.client as x; x.ServerProxy('$ROS_MASTER_URI').getUri('/probe')" 2>/dev/null; then
+      up=1
+      break
+    fi
+    sleep 0.1
+  done
+  [ -n "$up" ] || { echo "roscore did not start" >&2; cat "$out/roscore.log" >&2; exit 1; }
+  serve "$out/ros.err" run "$root/examples/xabsl/goals/agents.xabsl" --ros --serve 127.0.0.1:0 \
+    --until 30m --no-log
+  "$bin" action send /robot1/run_option option=turn_to parameters='{"yaw": 2.0, "direction": "left"}' \
+    --wait 20s --timeout 60s >"$out/ros-send.log" 2>&1 || { cat "$out/ros-send.log" >&2; exit 1; }
+  node "$here/browser.mjs" ros "$url" "$out"
+  stop_last || true
+  stop_last || true # roscore
+else
+  echo "skip - the --ros run: roscore is not installed (scripts/ros/install.sh)"
 fi
 
 ls -1 "$out"/*.png
