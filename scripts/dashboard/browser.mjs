@@ -208,6 +208,19 @@ async function replay(page) {
 
 // ---- the behavior view ---------------------------------------------------------------
 
+// How long an update of the behavior view takes for the frame shown (printed, not checked).
+async function viewCost(page, what) {
+  const us = await page.evaluate(() => {
+    const r = window.skipper.frame.robots[window.skipper.selected];
+    const v = window.skipper.behavior;
+    const n = 200;
+    const t0 = performance.now();
+    for (let i = 0; i < n; i++) v.show(r);
+    return ((performance.now() - t0) / n) * 1000;
+  });
+  console.log(`behavior view: ${us.toFixed(0)} us per update of an unchanged ${what} state`);
+}
+
 async function waitView(page, kind) {
   await waitFor(page, (k) => {
     const b = document.querySelector('#behavior .bv');
@@ -285,6 +298,7 @@ async function xabslView(page) {
   await shot(page, 'behavior-xabsl.png');
   const st = await page.evaluate(() => window.skipper.behavior.stats);
   console.log(`behavior view: ${st.shows} updates, ${st.builds} rebuilds, ${st.writes} values written`);
+  await viewCost(page, 'XABSL');
   await hostile(page);
 }
 
@@ -367,6 +381,7 @@ async function missionView(page) {
     active0, 'an item state to change', 60000);
   const active1 = (await missionItems(page)).filter((i) => i.state === 'active').map((i) => i.id);
   check(true, `the stack follows the mission: active now ${active1.join(', ')}`);
+  await viewCost(page, 'mission');
   await shot(page, 'behavior-mission.png');
 }
 
@@ -405,6 +420,7 @@ async function linkReplay(page) {
   await page.click('#behavior li[data-wme="il/ranges/range[0]"] > details > summary');
   await waitFor(page, () => document.querySelector('#behavior li[data-wme="il/ranges/range[0]/distance"]'), null, 'a range to expand');
   check(true, 'input-link identifiers collapse and expand');
+  await viewCost(page, 'link');
   const ev = await page.evaluate(() => ({ text: document.getElementById('events').textContent, bold: document.querySelectorAll('#events b').length }));
   check(ev.text.includes('<b>not bold</b>') && ev.bold === 0, 'the agent\'s print is shown as text');
   await shot(page, 'behavior-link.png');
