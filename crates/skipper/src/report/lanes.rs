@@ -8,7 +8,8 @@
 //!   name (`name`, `option`, `id`, `behavior`, `command`, `item`) is named by it rather
 //!   than by its index, and gets a lane of its own that shows when it was present. A
 //!   segment runs from the state that set the value until the value changes or disappears.
-//!   Numbers (timers, distances) change every cycle and are left to the dashboard.
+//!   Numbers (timers, distances) change every cycle and are left to the dashboard, and
+//!   so is what the engine reads (top-level `input`, `input_link`, `inputs`).
 //! - **`/events` with a status**: an event whose data has `status`, `state` or `to` is a
 //!   status change of the thing it names (`id`, `goal_id`, `command_id`, `name`,
 //!   `command`, `option`, `item`); each such thing is a lane, `kind name`.
@@ -102,10 +103,22 @@ fn name_of(v: &Value) -> Option<String> {
     })
 }
 
-/// The text and boolean leaves of a state, by path.
+/// Top-level keys of a state that hold what the engine reads, not what it decides (the
+/// link's input-link mirror and its per-cycle diff, XABSL input symbols): sensor data,
+/// plotted elsewhere, and as lanes they would crowd out the behavior.
+const INPUT_KEYS: [&str; 3] = ["input", "input_link", "inputs"];
+
+/// The text and boolean leaves of a state, by path (without its [`INPUT_KEYS`]).
 pub fn flatten(state: &Value) -> BTreeMap<String, String> {
     let mut out = BTreeMap::new();
-    walk(state, String::new(), &mut out, 0);
+    match state {
+        Value::Object(o) => {
+            for (k, child) in o.iter().filter(|(k, _)| !INPUT_KEYS.contains(&k.as_str())) {
+                walk(child, k.clone(), &mut out, 1);
+            }
+        }
+        other => walk(other, String::new(), &mut out, 0),
+    }
     out
 }
 
@@ -333,6 +346,28 @@ fn state_lanes_keep(
 mod tests {
     use super::*;
     use serde_json::json;
+
+    #[test]
+    fn what_the_engine_reads_is_not_a_lane() {
+        let f = flatten(&json!({
+            "agent": "robot1",
+            "input": {"add": [{"attr": "x", "value": "1"}]},
+            "input_link": {"self": {"name": "robot1"}},
+            "inputs": {"ball.seen": true},
+            "outputs": {"head.mode": "search"},
+            "commands": [{"command": "stop", "status": "complete"}],
+        }));
+        assert_eq!(f.get("agent").map(String::as_str), Some("robot1"));
+        assert_eq!(
+            f.get("outputs.head.mode").map(String::as_str),
+            Some("search")
+        );
+        assert_eq!(
+            f.get("commands[stop].status").map(String::as_str),
+            Some("complete")
+        );
+        assert!(f.keys().all(|k| !k.starts_with("input")), "{f:?}");
+    }
 
     #[test]
     fn flattening_names_array_elements() {
