@@ -4,15 +4,21 @@
 //! Every state becomes two runs of instructions: its decision (the common decision with
 //! the state's own tree inlined as its last else), ending in a `Goto`, and its actions,
 //! ending in `End`. Every operand is a slot: symbols and parameters, the constants of the
-//! program (a pool of read-only slots), the `state_time` of each state and the
-//! `option_time` of each option (written when the option runs), and temporaries for the
-//! intermediate values of an expression. An instruction is 16 bytes; conditions compile
-//! to compare-and-jump instructions with `&&`, `||` and `!` as jumps (short-circuit, as
-//! the reference evaluates them), so a decision costs one dispatch per condition tested.
+//! program (a pool of read-only slots), the `option_time` of each option and the
+//! `state_time` of its active state (written when the option runs), and temporaries for
+//! the intermediate values of an expression. An instruction is 16 bytes; conditions
+//! compile to compare-and-jump instructions with `&&`, `||` and `!` as jumps
+//! (short-circuit, as the reference evaluates them), so a decision costs one dispatch per
+//! condition tested. Operands without effect may be computed eagerly instead (`AndV`,
+//! `Sel`), which nobody can tell apart.
 //!
 //! Calls write their parameters from a table of (parameter slot, value slot) pairs
 //! after the expressions of the call site were evaluated into temporaries; nothing a
-//! parameter expression can read is written by that (see [`Compiler::call`]).
+//! parameter expression can read is written by that (see `Compiler::call`).
+//!
+//! The slot array and the instruction list are a power of two long and every index is
+//! masked, so that the compiler sees the accesses in bounds (no checks in the loop, and
+//! no index can go out of bounds).
 
 use super::code::*;
 use super::run::{coop_check_coop, problem};
