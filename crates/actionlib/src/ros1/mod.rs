@@ -21,7 +21,7 @@ pub use node::{Node, NodeConfig, RosError};
 pub fn fuzz_input(data: &[u8]) -> bool {
     use crate::msg::actionlib_msgs::{ActionGoal, ActionResult, GoalId, GoalStatusArray};
     use crate::msg::common::{Odometry, PoseStamped, Twist};
-    use crate::msg::skipper_msgs::{GotoGoal, GotoResult};
+    use crate::msg::skipper_msgs::{GotoGoal, GotoResult, RunMissionGoal, RunOptionGoal};
     use crate::msg::test_actions::TestRequestGoal;
     use crate::msg::Message;
     let Some((&which, rest)) = data.split_first() else {
@@ -30,7 +30,11 @@ pub fn fuzz_input(data: &[u8]) -> bool {
     match which % 10 {
         0 => GoalStatusArray::decode(rest).is_ok(),
         1 => ActionGoal::<TestRequestGoal>::decode(rest).is_ok(),
-        2 => ActionGoal::<GotoGoal>::decode(rest).is_ok(),
+        2 => {
+            ActionGoal::<GotoGoal>::decode(rest).is_ok()
+                || ActionGoal::<RunOptionGoal>::decode(rest).is_ok()
+                || ActionGoal::<RunMissionGoal>::decode(rest).is_ok()
+        }
         3 => ActionResult::<GotoResult>::decode(rest).is_ok(),
         4 => GoalId::decode(rest).is_ok(),
         5 => {

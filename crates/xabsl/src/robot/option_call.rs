@@ -175,4 +175,19 @@ mod tests {
         assert!(err("go", r#"{"gait": "trot"}"#).contains("one of slow, fast"));
         assert!(err("go", r#"{"gait": 1}"#).contains("given as a string"));
     }
+
+    proptest::proptest! {
+        /// Whatever a goal carries, the call is checked without a panic, and a call that
+        /// passes has one finite value per parameter.
+        #[test]
+        fn any_goal_is_checked(name in "(go|top|x|)", text in "\\PC{0,40}", key in "(speed|back|gait|go.gait|z)", v in -1e9f64..1e9) {
+            let p = program();
+            for params in [text.clone(), format!("{{\"{key}\": {v}}}"), format!("{{\"{key}\": \"{text}\"}}")] {
+                if let Ok(c) = parse_option_call(&p, &name, &params) {
+                    proptest::prop_assert_eq!(c.params.len(), p.options[c.option].params.len());
+                    proptest::prop_assert!(c.params.iter().all(|x| x.is_finite()));
+                }
+            }
+        }
+    }
 }
