@@ -388,7 +388,7 @@ impl<'a> Compiler<'a> {
     }
 
     fn is_temp(&self, s: u32) -> bool {
-        s >= self.temp_base && s < self.temp_base + self.temps.max(1)
+        s >= self.temp_base && s < self.temp_base + self.temps
     }
 
     /// Make the instruction that just computed `v` (a temporary) write `dst` instead;
