@@ -88,9 +88,12 @@ impl MissionHandle {
     /// default mission. Anything else is left alone.
     pub fn stop(&self, id: u64) {
         let mut s = lock(&self.0);
-        let queued = matches!(s.command, Some(Command::Run { id: q, .. }) if q == id);
-        if queued || s.current == Some(id) {
-            s.command = Some(Command::Stop { id });
+        match s.command {
+            // a newer goal is about to replace this one: leave it be
+            Some(Command::Run { id: q, .. }) if q != id => {}
+            Some(Command::Run { .. }) => s.command = Some(Command::Stop { id }),
+            _ if s.current == Some(id) => s.command = Some(Command::Stop { id }),
+            _ => {}
         }
     }
 
@@ -285,5 +288,27 @@ impl Controller for MissionRunner {
 
     fn finish(&mut self) {
         self.inner.finish();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn stopping_an_older_goal_leaves_a_newer_one_queued() {
+        let text = "NAME = \"Pause\"\nSTACK = {\n    { COMMAND = Guidance.Wait, Guidance.Wait.DURATION:SET(Units.MINUTE(1)) };\n}\n";
+        let m = Arc::new(skipper_mission::load_str(text, "pause.lua").unwrap());
+        let h = MissionHandle::default();
+        let a = h.run(m.clone());
+        let b = h.run(m);
+        h.stop(a);
+        assert!(matches!(lock(&h.0).command, Some(Command::Run { id, .. }) if id == b));
+        h.stop(b);
+        assert!(matches!(lock(&h.0).command, Some(Command::Stop { id }) if id == b));
+        // a goal neither queued nor running is left alone
+        lock(&h.0).command = None;
+        h.stop(a);
+        assert!(lock(&h.0).command.is_none());
     }
 }

@@ -95,9 +95,12 @@ impl OptionHandle {
     /// robot stops (from the next cycle). Anything else is left alone.
     pub fn stop(&self, id: u64) {
         let mut s = lock(&self.0);
-        let queued = matches!(s.command, Some(Command::Run { id: q, .. }) if q == id);
-        if queued || s.current == Some(id) {
-            s.command = Some(Command::Stop { id });
+        match s.command {
+            // a newer goal is about to replace this one: leave it be
+            Some(Command::Run { id: q, .. }) if q != id => {}
+            Some(Command::Run { .. }) => s.command = Some(Command::Stop { id }),
+            _ if s.current == Some(id) => s.command = Some(Command::Stop { id }),
+            _ => {}
         }
     }
 
