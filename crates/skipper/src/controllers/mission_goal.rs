@@ -9,9 +9,10 @@
 //! (that is what `--until` or Ctrl-C are for). A stop leaves the mission where it is and
 //! hands the vehicle to the default mission.
 
+use super::goal_slot::{GoalSlot, GoalStatus, SlotCommand};
 use skipper_core::{Controller, ControllerError, Cycle, Signals, Status, VehicleInfo};
 use skipper_mission::{ItemState, Mission, MissionController, MissionStatus};
-use std::sync::{Arc, Mutex, MutexGuard};
+use std::sync::Arc;
 
 /// Where a mission goal stands.
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
@@ -49,70 +50,38 @@ impl MissionGoalStatus {
     }
 }
 
-enum Command {
-    Run { id: u64, mission: Arc<Mission> },
-    Stop { id: u64 },
-}
-
-#[derive(Default)]
-struct Shared {
-    next_id: u64,
-    command: Option<Command>,
-    current: Option<u64>,
-    latest: Option<MissionGoalStatus>,
+impl GoalStatus for MissionGoalStatus {
+    fn id(&self) -> u64 {
+        MissionGoalStatus::id(self)
+    }
 }
 
 /// Sends mission goals to an AUV's [`MissionRunner`] from any thread.
 #[derive(Clone, Default)]
-pub struct MissionHandle(Arc<Mutex<Shared>>);
-
-fn lock(m: &Mutex<Shared>) -> MutexGuard<'_, Shared> {
-    match m.lock() {
-        Ok(g) => g,
-        Err(p) => p.into_inner(),
-    }
-}
+pub struct MissionHandle(GoalSlot<Arc<Mission>, MissionGoalStatus>);
 
 impl MissionHandle {
     /// Fly `mission` from the next cycle on, replacing the running one. Returns the
     /// goal's id.
     pub fn run(&self, mission: Arc<Mission>) -> u64 {
-        let mut s = lock(&self.0);
-        s.next_id += 1;
-        let id = s.next_id;
-        s.command = Some(Command::Run { id, mission });
-        id
+        self.0.send(mission)
     }
 
     /// Stop goal `id` if its mission runs or is about to: the vehicle goes to the
     /// default mission. Anything else is left alone.
     pub fn stop(&self, id: u64) {
-        let mut s = lock(&self.0);
-        match s.command {
-            // a newer goal is about to replace this one: leave it be
-            Some(Command::Run { id: q, .. }) if q != id => {}
-            Some(Command::Run { .. }) => s.command = Some(Command::Stop { id }),
-            _ if s.current == Some(id) => s.command = Some(Command::Stop { id }),
-            _ => {}
-        }
+        self.0.stop(id);
     }
 
     /// Stop whatever goal runs (the run's own mission is left alone).
     pub fn stop_current(&self) {
-        let mut s = lock(&self.0);
-        let id = match &s.command {
-            Some(Command::Run { id, .. }) => Some(*id),
-            _ => s.current,
-        };
-        if let Some(id) = id {
-            s.command = Some(Command::Stop { id });
-        }
+        self.0.stop_current();
     }
 
     /// The latest status of goal `id`: `None` while it waits for the cycle, or once a
     /// newer goal replaced it.
     pub fn status(&self, id: u64) -> Option<MissionGoalStatus> {
-        lock(&self.0).latest.clone().filter(|s| s.id() == id)
+        self.0.status(id)
     }
 }
 
@@ -149,7 +118,7 @@ impl MissionRunner {
 
     fn publish(&mut self, st: MissionGoalStatus) {
         self.published += 1;
-        lock(&self.handle.0).latest = Some(st);
+        self.handle.0.publish(st);
     }
 
     /// Rebuild the active items' text if they changed; `true` if they did.
@@ -188,18 +157,11 @@ impl Controller for MissionRunner {
     }
 
     fn step(&mut self, c: &mut Cycle<'_>) -> Result<Status, ControllerError> {
-        let command = {
-            let mut s = lock(&self.handle.0);
-            let cmd = s.command.take();
-            match &cmd {
-                Some(Command::Run { id, .. }) => s.current = Some(*id),
-                Some(Command::Stop { id }) if s.current == Some(*id) => s.current = None,
-                _ => {}
-            }
-            cmd
-        };
-        match command {
-            Some(Command::Run { id, mission }) => {
+        match self.handle.0.take() {
+            Some(SlotCommand::Run {
+                id,
+                payload: mission,
+            }) => {
                 c.events.push(
                     c.now,
                     "controller",
@@ -215,7 +177,7 @@ impl Controller for MissionRunner {
                 self.ended = false;
                 self.shown.clear();
             }
-            Some(Command::Stop { id }) => {
+            Some(SlotCommand::Stop { id }) => {
                 self.active = None;
                 self.inner.executive_mut().stop();
                 self.publish(MissionGoalStatus::Stopped { id });
@@ -265,7 +227,7 @@ impl Controller for MissionRunner {
     /// came.
     fn state(&self) -> Option<serde_json::Value> {
         let mut s = self.inner.state()?;
-        let goal = lock(&self.handle.0).latest.clone();
+        let goal = self.handle.0.latest();
         if let (Some(g), Some(o)) = (goal, s.as_object_mut()) {
             o.insert(
                 "mission_goal".into(),
@@ -288,27 +250,5 @@ impl Controller for MissionRunner {
 
     fn finish(&mut self) {
         self.inner.finish();
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn stopping_an_older_goal_leaves_a_newer_one_queued() {
-        let text = "NAME = \"Pause\"\nSTACK = {\n    { COMMAND = Guidance.Wait, Guidance.Wait.DURATION:SET(Units.MINUTE(1)) };\n}\n";
-        let m = Arc::new(skipper_mission::load_str(text, "pause.lua").unwrap());
-        let h = MissionHandle::default();
-        let a = h.run(m.clone());
-        let b = h.run(m);
-        h.stop(a);
-        assert!(matches!(lock(&h.0).command, Some(Command::Run { id, .. }) if id == b));
-        h.stop(b);
-        assert!(matches!(lock(&h.0).command, Some(Command::Stop { id }) if id == b));
-        // a goal neither queued nor running is left alone
-        lock(&h.0).command = None;
-        h.stop(a);
-        assert!(lock(&h.0).command.is_none());
     }
 }

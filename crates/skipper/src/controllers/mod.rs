@@ -2,6 +2,7 @@
 //! wander-and-avoid demo), a mission (`*.lua`), an XABSL agent (`*.xabsl`) or Soar agents.
 
 pub mod goal;
+pub mod goal_slot;
 pub mod mission;
 pub mod mission_goal;
 pub mod option;

@@ -10,12 +10,13 @@
 //! runs, and the robot is stopped once and stands until the next goal. The agent reaching
 //! its own target state does not end the run: the runner keeps serving goals.
 
+use super::goal_slot::{GoalSlot, GoalStatus, SlotCommand};
 use skipper_core::{Controller, ControllerError, Cycle, Drive, Signals, Status, VehicleInfo};
 use skipper_xabsl::model::OptionId;
 use skipper_xabsl::robot::{parse_option_call, OptionCall, XabslController};
 use skipper_xabsl::Program;
 use std::fmt::Write;
-use std::sync::{Arc, Mutex, MutexGuard};
+use std::sync::Arc;
 
 /// Where an option goal stands.
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
@@ -53,29 +54,17 @@ impl OptionStatus {
     }
 }
 
-enum Command {
-    Run { id: u64, call: OptionCall },
-    Stop { id: u64 },
-}
-
-struct Shared {
-    program: Arc<Program>,
-    next_id: u64,
-    command: Option<Command>,
-    /// the goal whose option is the root (taken up by the cycle)
-    current: Option<u64>,
-    latest: Option<OptionStatus>,
+impl GoalStatus for OptionStatus {
+    fn id(&self) -> u64 {
+        OptionStatus::id(self)
+    }
 }
 
 /// Sends option goals to a robot's [`OptionRunner`] from any thread.
 #[derive(Clone)]
-pub struct OptionHandle(Arc<Mutex<Shared>>);
-
-fn lock(m: &Mutex<Shared>) -> MutexGuard<'_, Shared> {
-    match m.lock() {
-        Ok(g) => g,
-        Err(p) => p.into_inner(),
-    }
+pub struct OptionHandle {
+    slot: GoalSlot<OptionCall, OptionStatus>,
+    program: Arc<Program>,
 }
 
 impl OptionHandle {
@@ -83,48 +72,30 @@ impl OptionHandle {
     /// [`skipper_xabsl::robot::option_call`]) from the next cycle on, replacing any
     /// running goal. Returns the goal's id, or why the call is wrong (nothing changes).
     pub fn run(&self, name: &str, parameters: &str) -> Result<u64, String> {
-        let mut s = lock(&self.0);
-        let call = parse_option_call(&s.program, name, parameters)?;
-        s.next_id += 1;
-        let id = s.next_id;
-        s.command = Some(Command::Run { id, call });
-        Ok(id)
+        let call = parse_option_call(&self.program, name, parameters)?;
+        Ok(self.slot.send(call))
     }
 
     /// Stop goal `id` if its option is the root or about to be: no option runs and the
     /// robot stops (from the next cycle). Anything else is left alone.
     pub fn stop(&self, id: u64) {
-        let mut s = lock(&self.0);
-        match s.command {
-            // a newer goal is about to replace this one: leave it be
-            Some(Command::Run { id: q, .. }) if q != id => {}
-            Some(Command::Run { .. }) => s.command = Some(Command::Stop { id }),
-            _ if s.current == Some(id) => s.command = Some(Command::Stop { id }),
-            _ => {}
-        }
+        self.slot.stop(id);
     }
 
     /// Stop whatever goal runs (the agent's own root option is left alone).
     pub fn stop_current(&self) {
-        let mut s = lock(&self.0);
-        let id = match &s.command {
-            Some(Command::Run { id, .. }) => Some(*id),
-            _ => s.current,
-        };
-        if let Some(id) = id {
-            s.command = Some(Command::Stop { id });
-        }
+        self.slot.stop_current();
     }
 
     /// The latest status of goal `id`: `None` while it waits for the cycle to take it
     /// up, or once a newer goal replaced it (see [`OptionHandle::replaced`]).
     pub fn status(&self, id: u64) -> Option<OptionStatus> {
-        lock(&self.0).latest.clone().filter(|s| s.id() == id)
+        self.slot.status(id)
     }
 
     /// Whether a newer goal than `id` was sent.
     pub fn replaced(&self, id: u64) -> bool {
-        lock(&self.0).next_id > id
+        self.slot.replaced(id)
     }
 }
 
@@ -143,13 +114,10 @@ pub struct OptionRunner {
 impl OptionRunner {
     /// Wrap an agent; the handle sends it goals.
     pub fn new(inner: XabslController) -> (Self, OptionHandle) {
-        let handle = OptionHandle(Arc::new(Mutex::new(Shared {
+        let handle = OptionHandle {
+            slot: GoalSlot::default(),
             program: inner.engine().program().clone(),
-            next_id: 0,
-            command: None,
-            current: None,
-            latest: None,
-        })));
+        };
         (
             Self {
                 inner,
@@ -164,7 +132,7 @@ impl OptionRunner {
     }
 
     fn publish(&self, st: OptionStatus) {
-        lock(&self.handle.0).latest = Some(st);
+        self.handle.slot.publish(st);
     }
 
     /// Rebuild the path text if the path changed; `true` if it did.
@@ -207,18 +175,8 @@ impl Controller for OptionRunner {
     }
 
     fn step(&mut self, c: &mut Cycle<'_>) -> Result<Status, ControllerError> {
-        let command = {
-            let mut s = lock(&self.handle.0);
-            let cmd = s.command.take();
-            match &cmd {
-                Some(Command::Run { id, .. }) => s.current = Some(*id),
-                Some(Command::Stop { id }) if s.current == Some(*id) => s.current = None,
-                _ => {}
-            }
-            cmd
-        };
-        match command {
-            Some(Command::Run { id, call }) => {
+        match self.handle.slot.take() {
+            Some(SlotCommand::Run { id, payload: call }) => {
                 let engine = self.inner.engine_mut();
                 if let Err(e) = engine.set_root_option(call.option, &call.params) {
                     return Err(ControllerError::new(format!("run_option: {e}")));
@@ -227,7 +185,7 @@ impl Controller for OptionRunner {
                 self.active = Some((id, call.option));
                 self.path.clear();
             }
-            Some(Command::Stop { id }) => {
+            Some(SlotCommand::Stop { id }) => {
                 self.active = None;
                 self.inner.engine_mut().set_root_actions(&[]);
                 self.publish(OptionStatus::Stopped { id });
@@ -276,7 +234,7 @@ impl Controller for OptionRunner {
     /// The agent's state, with the latest goal's status as `option_goal` once a goal came.
     fn state(&self) -> Option<serde_json::Value> {
         let mut s = self.inner.state()?;
-        let goal = lock(&self.handle.0).latest.clone();
+        let goal = self.handle.slot.latest();
         if let (Some(g), Some(o)) = (goal, s.as_object_mut()) {
             o.insert(
                 "option_goal".into(),
