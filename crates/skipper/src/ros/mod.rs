@@ -347,6 +347,9 @@ impl Controller for RosRobot {
     fn state(&self) -> Option<serde_json::Value> {
         self.inner.state()
     }
+    fn state_version(&self) -> Option<u64> {
+        self.inner.state_version()
+    }
     fn summary(&self, out: &mut serde_json::Map<String, serde_json::Value>) {
         self.inner.summary(out);
     }
@@ -380,6 +383,9 @@ impl Controller for RosAuv {
     }
     fn state(&self) -> Option<serde_json::Value> {
         self.inner.state()
+    }
+    fn state_version(&self) -> Option<u64> {
+        self.inner.state_version()
     }
     fn summary(&self, out: &mut serde_json::Map<String, serde_json::Value>) {
         self.inner.summary(out);
