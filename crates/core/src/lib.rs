@@ -8,11 +8,13 @@
 //! - [`actuation`]: what a controller asks a vehicle to do in one cycle;
 //! - [`vehicle`] and [`controller`]: the two traits that meet in the cycle runner;
 //! - [`event`]: things that happen (speech, collisions, statuses) for logs and views;
-//! - [`runner`]: the fixed-rate cycle runner.
+//! - [`runner`]: the fixed-rate cycle runner;
+//! - [`alloc_count`]: a counting allocator for the zero-allocation tests.
 //!
 //! This crate depends on no other Skipper crate.
 
 pub mod actuation;
+pub mod alloc_count;
 pub mod controller;
 pub mod event;
 pub mod geometry;

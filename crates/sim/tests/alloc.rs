@@ -1,42 +1,13 @@
 //! A steady-state simulator step allocates nothing: physics, sensing, and writing signals.
 
+use skipper_core::alloc_count::allocations_in;
 use skipper_core::{Actuation, Drive, Events, Signals, World};
 use skipper_sim::{parse_world, GroundWorld};
-use std::alloc::{GlobalAlloc, Layout, System};
-use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
-/// Counts the allocations of threads that asked to be counted (the test's own thread), so
-/// that the harness's other threads cannot make the count flaky.
-struct Counting;
-static ALLOCS: AtomicUsize = AtomicUsize::new(0);
-
-thread_local! {
-    static COUNTED: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
-}
-
-fn count() {
-    if COUNTED.try_with(|c| c.get()).unwrap_or(false) {
-        ALLOCS.fetch_add(1, Ordering::Relaxed);
-    }
-}
-
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, l: Layout) -> *mut u8 {
-        count();
-        unsafe { System.alloc(l) }
-    }
-    unsafe fn dealloc(&self, p: *mut u8, l: Layout) {
-        unsafe { System.dealloc(p, l) }
-    }
-    unsafe fn realloc(&self, p: *mut u8, l: Layout, n: usize) -> *mut u8 {
-        count();
-        unsafe { System.realloc(p, l, n) }
-    }
-}
-
 #[global_allocator]
-static GLOBAL: Counting = Counting;
+static GLOBAL: skipper_core::alloc_count::CountingAllocator =
+    skipper_core::alloc_count::CountingAllocator;
 
 #[test]
 fn steady_state_steps_do_not_allocate() {
@@ -78,13 +49,11 @@ fn steady_state_steps_do_not_allocate() {
     for _ in 0..5 {
         step(&mut w, &mut signals, &mut events, &mut now, true);
     }
-    COUNTED.with(|c| c.set(true));
-    let before = ALLOCS.load(Ordering::SeqCst);
-    for _ in 0..100 {
-        step(&mut w, &mut signals, &mut events, &mut now, false);
-    }
-    let allocs = ALLOCS.load(Ordering::SeqCst) - before;
-    COUNTED.with(|c| c.set(false));
+    let ((), allocs) = allocations_in(|| {
+        for _ in 0..100 {
+            step(&mut w, &mut signals, &mut events, &mut now, false);
+        }
+    });
     assert!(
         events.is_empty(),
         "no collisions in this run: {:?}",
@@ -92,11 +61,8 @@ fn steady_state_steps_do_not_allocate() {
     );
     assert_eq!(allocs, 0, "heap allocations in 100 steady-state steps");
     // the counter does count this thread's allocations
-    COUNTED.with(|c| c.set(true));
-    let probe = ALLOCS.load(Ordering::SeqCst);
-    drop(std::hint::black_box(vec![0u8; 64]));
-    assert!(ALLOCS.load(Ordering::SeqCst) > probe, "the counter counts");
-    COUNTED.with(|c| c.set(false));
+    let ((), probe) = allocations_in(|| drop(std::hint::black_box(vec![0u8; 64])));
+    assert!(probe > 0, "the counter counts");
     // and the robots did move
     assert!(signals[0].get_named("truth.x").unwrap().as_f64().unwrap() > 1.0);
 }

@@ -3,44 +3,15 @@
 //! short warm-up without touching the heap.
 
 use skipper::controllers::mission;
+use skipper_core::alloc_count::allocations_in;
 use skipper_core::{Actuation, Events, Signals, World};
 use skipper_mission::{Executive, MissionStatus};
-use std::alloc::{GlobalAlloc, Layout, System};
 use std::path::Path;
-use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
-/// Counts the allocations of the test's own thread only (as crates/sim/tests/alloc.rs), so
-/// the harness's other threads cannot make the count flaky.
-struct Counting;
-static ALLOCS: AtomicUsize = AtomicUsize::new(0);
-
-thread_local! {
-    static COUNTED: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
-}
-
-fn count() {
-    if COUNTED.try_with(|c| c.get()).unwrap_or(false) {
-        ALLOCS.fetch_add(1, Ordering::Relaxed);
-    }
-}
-
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, l: Layout) -> *mut u8 {
-        count();
-        unsafe { System.alloc(l) }
-    }
-    unsafe fn dealloc(&self, p: *mut u8, l: Layout) {
-        unsafe { System.dealloc(p, l) }
-    }
-    unsafe fn realloc(&self, p: *mut u8, l: Layout, n: usize) -> *mut u8 {
-        count();
-        unsafe { System.realloc(p, l, n) }
-    }
-}
-
 #[global_allocator]
-static GLOBAL: Counting = Counting;
+static GLOBAL: skipper_core::alloc_count::CountingAllocator =
+    skipper_core::alloc_count::CountingAllocator;
 
 #[test]
 fn the_spec_mission_runs_without_heap_allocation() {
@@ -70,16 +41,14 @@ fn the_spec_mission_runs_without_heap_allocation() {
         step(&mut world, &mut now);
     }
     let (_, t0) = step(&mut world, &mut now);
-    COUNTED.with(|c| c.set(true));
-    let before = ALLOCS.load(Ordering::SeqCst);
     let mut status = MissionStatus::Running;
     let mut transitions = t0;
-    while status == MissionStatus::Running && cycles < 200_000 {
-        (status, transitions) = step(&mut world, &mut now);
-        cycles += 1;
-    }
-    let allocs = ALLOCS.load(Ordering::SeqCst) - before;
-    COUNTED.with(|c| c.set(false));
+    let ((), allocs) = allocations_in(|| {
+        while status == MissionStatus::Running && cycles < 200_000 {
+            (status, transitions) = step(&mut world, &mut now);
+            cycles += 1;
+        }
+    });
     assert_eq!(status, MissionStatus::Completed);
     assert!(
         transitions > t0 + 50,

@@ -2,53 +2,20 @@
 //! parameterised inputs defined by expressions and by host functions, the activation
 //! path and the basic behaviors recorded.
 
+use skipper_core::alloc_count::allocations_in;
 use skipper_xabsl::engine::Engine;
 use skipper_xabsl::{check, compile_path, parser};
-use std::alloc::{GlobalAlloc, Layout, System};
 use std::path::Path;
-use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 
-struct Counting;
-static ALLOCS: AtomicUsize = AtomicUsize::new(0);
-
-thread_local! {
-    /// Whether this thread's allocations are counted (only the measured cycles': the
-    /// test harness allocates on other threads meanwhile).
-    static MEASURING: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
-}
-
-fn count() {
-    if MEASURING.try_with(|m| m.get()).unwrap_or(false) {
-        ALLOCS.fetch_add(1, Ordering::Relaxed);
-    }
-}
+#[global_allocator]
+static GLOBAL: skipper_core::alloc_count::CountingAllocator =
+    skipper_core::alloc_count::CountingAllocator;
 
 /// Allocations made by `f` on this thread.
 fn allocations(f: impl FnOnce()) -> usize {
-    let before = ALLOCS.load(Ordering::SeqCst);
-    MEASURING.with(|m| m.set(true));
-    f();
-    MEASURING.with(|m| m.set(false));
-    ALLOCS.load(Ordering::SeqCst) - before
+    allocations_in(f).1
 }
-
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, l: Layout) -> *mut u8 {
-        count();
-        unsafe { System.alloc(l) }
-    }
-    unsafe fn dealloc(&self, p: *mut u8, l: Layout) {
-        unsafe { System.dealloc(p, l) }
-    }
-    unsafe fn realloc(&self, p: *mut u8, l: Layout, n: usize) -> *mut u8 {
-        count();
-        unsafe { System.realloc(p, l, n) }
-    }
-}
-
-#[global_allocator]
-static GLOBAL: Counting = Counting;
 
 /// The golden trace's inputs, as (symbol, value) per cycle.
 fn frames(engine: &Engine, trace: &str) -> Vec<Vec<(usize, f64)>> {
