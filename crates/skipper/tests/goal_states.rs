@@ -101,7 +101,9 @@ fn a_mission_goal_shows_in_the_state_and_each_status_is_a_new_version() {
     r.set_controller(0, Box::new(runner));
     r.add_observer(Box::new(Watch(seen.clone())));
     let id = handle.run(skipper::controllers::mission::load(&short).unwrap());
-    r.run();
+    let report = r.run();
+    // the goal's one-minute mission ended, and the run went on serving goals to its limit
+    assert_eq!(report.sim_time, Duration::from_secs(120), "{report:?}");
     let seen = seen.lock().unwrap();
     let active = seen
         .iter()

@@ -6,6 +6,7 @@
 //! that a newer one is about to replace leaves the newer one be. Stopping a goal that is
 //! neither queued nor running does nothing.
 
+use skipper_core::{Cycle, Status};
 use std::sync::{Arc, Mutex, MutexGuard};
 
 /// What the cycle is asked to do.
@@ -134,6 +135,22 @@ impl<P, S: GoalStatus> GoalSlot<P, S> {
         self.lock().latest = Some(status);
     }
 
+    /// A controller's `state` with the latest goal's status under `key`, once a goal came.
+    pub fn add_to_state(
+        &self,
+        state: Option<serde_json::Value>,
+        key: &str,
+    ) -> Option<serde_json::Value>
+    where
+        S: serde::Serialize,
+    {
+        let mut state = state?;
+        if let (Some(g), Some(o)) = (self.latest(), state.as_object_mut()) {
+            o.insert(key.into(), serde_json::to_value(g).unwrap_or_default());
+        }
+        Some(state)
+    }
+
     /// The waiting command's kind and goal, for tests: `(true, id)` for a run.
     #[cfg(test)]
     pub fn waiting(&self) -> Option<(bool, u64)> {
@@ -141,6 +158,26 @@ impl<P, S: GoalStatus> GoalSlot<P, S> {
             SlotCommand::Run { id, .. } => (true, *id),
             SlotCommand::Stop { id } => (false, *id),
         })
+    }
+}
+
+/// A goal runner's status from its inner controller's: the inner one finishing (an
+/// agent's own root option in a target state, a mission at its end) is noted once, as a
+/// `controller` event, and the run goes on serving goals.
+pub fn keep_serving(st: Status, noted: &mut bool, name: &str, c: &mut Cycle<'_>) -> Status {
+    match st {
+        Status::Finished => {
+            if !*noted {
+                *noted = true;
+                c.events.push(
+                    c.now,
+                    "controller",
+                    serde_json::json!({"controller": name, "status": "finished"}),
+                );
+            }
+            Status::Running
+        }
+        other => other,
     }
 }
 
@@ -169,6 +206,31 @@ mod tests {
         assert!(matches!(slot.take(), Some(SlotCommand::Stop { id }) if id == b));
         slot.stop(a);
         assert_eq!(slot.waiting(), None);
+    }
+
+    #[test]
+    fn the_latest_status_joins_the_state_once_a_goal_came() {
+        #[derive(Clone, Debug, serde::Serialize)]
+        struct Goal {
+            id: u64,
+        }
+        impl GoalStatus for Goal {
+            fn id(&self) -> u64 {
+                self.id
+            }
+        }
+        let slot: GoalSlot<(), Goal> = GoalSlot::default();
+        let state = serde_json::json!({"agent": "a"});
+        assert_eq!(
+            slot.add_to_state(Some(state.clone()), "g"),
+            Some(state.clone())
+        );
+        assert_eq!(slot.add_to_state(None, "g"), None);
+        slot.publish(Goal { id: 7 });
+        assert_eq!(
+            slot.add_to_state(Some(state), "g"),
+            Some(serde_json::json!({"agent": "a", "g": {"id": 7}}))
+        );
     }
 
     #[test]

@@ -9,7 +9,7 @@
 //! (that is what `--until` or Ctrl-C are for). A stop leaves the mission where it is and
 //! hands the vehicle to the default mission.
 
-use super::goal_slot::{GoalSlot, GoalStatus, SlotCommand};
+use super::goal_slot::{keep_serving, GoalSlot, GoalStatus, SlotCommand};
 use skipper_core::{Controller, ControllerError, Cycle, Signals, Status, VehicleInfo};
 use skipper_mission::{ItemState, Mission, MissionController, MissionStatus};
 use std::sync::Arc;
@@ -206,35 +206,15 @@ impl Controller for MissionRunner {
                 });
             }
         }
-        match st {
-            Status::Finished => {
-                // the vehicle is in the default mission; keep serving goals
-                if !self.ended {
-                    self.ended = true;
-                    c.events.push(
-                        c.now,
-                        "controller",
-                        serde_json::json!({"controller": self.inner.name(), "status": "finished"}),
-                    );
-                }
-                Ok(Status::Running)
-            }
-            other => Ok(other),
-        }
+        Ok(keep_serving(st, &mut self.ended, self.inner.name(), c))
     }
 
     /// The mission's state, with the latest goal's status as `mission_goal` once a goal
     /// came.
     fn state(&self) -> Option<serde_json::Value> {
-        let mut s = self.inner.state()?;
-        let goal = self.handle.0.latest();
-        if let (Some(g), Some(o)) = (goal, s.as_object_mut()) {
-            o.insert(
-                "mission_goal".into(),
-                serde_json::to_value(g).unwrap_or_default(),
-            );
-        }
-        Some(s)
+        self.handle
+            .0
+            .add_to_state(self.inner.state(), "mission_goal")
     }
 
     fn state_version(&self) -> Option<u64> {

@@ -10,7 +10,7 @@
 //! runs, and the robot is stopped once and stands until the next goal. The agent reaching
 //! its own target state does not end the run: the runner keeps serving goals.
 
-use super::goal_slot::{GoalSlot, GoalStatus, SlotCommand};
+use super::goal_slot::{keep_serving, GoalSlot, GoalStatus, SlotCommand};
 use skipper_core::{Controller, ControllerError, Cycle, Drive, Signals, Status, VehicleInfo};
 use skipper_xabsl::model::OptionId;
 use skipper_xabsl::robot::{parse_option_call, OptionCall, XabslController};
@@ -214,34 +214,19 @@ impl Controller for OptionRunner {
                 });
             }
         }
-        match st {
-            Status::Finished => {
-                // the agent's own root option reached a target state: keep serving goals
-                if !self.agent_finished {
-                    self.agent_finished = true;
-                    c.events.push(
-                        c.now,
-                        "controller",
-                        serde_json::json!({"controller": self.inner.name(), "status": "finished"}),
-                    );
-                }
-                Ok(Status::Running)
-            }
-            other => Ok(other),
-        }
+        Ok(keep_serving(
+            st,
+            &mut self.agent_finished,
+            self.inner.name(),
+            c,
+        ))
     }
 
     /// The agent's state, with the latest goal's status as `option_goal` once a goal came.
     fn state(&self) -> Option<serde_json::Value> {
-        let mut s = self.inner.state()?;
-        let goal = self.handle.slot.latest();
-        if let (Some(g), Some(o)) = (goal, s.as_object_mut()) {
-            o.insert(
-                "option_goal".into(),
-                serde_json::to_value(g).unwrap_or_default(),
-            );
-        }
-        Some(s)
+        self.handle
+            .slot
+            .add_to_state(self.inner.state(), "option_goal")
     }
 
     fn summary(&self, out: &mut serde_json::Map<String, serde_json::Value>) {
