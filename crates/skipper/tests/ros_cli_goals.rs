@@ -4,37 +4,13 @@
 
 use skipper_actionlib::ros1::testing::FakeMaster;
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Output, Stdio};
-use std::time::{Duration, Instant};
+use std::process::{Command, Stdio};
 
-struct Run(Child);
-
-impl Drop for Run {
-    fn drop(&mut self) {
-        let _ = Command::new("kill")
-            .args(["-INT", &self.0.id().to_string()])
-            .status();
-        let start = Instant::now();
-        while start.elapsed() < Duration::from_secs(10) {
-            if let Ok(Some(_)) = self.0.try_wait() {
-                return;
-            }
-            std::thread::sleep(Duration::from_millis(50));
-        }
-        let _ = self.0.kill();
-    }
-}
+mod ros_cli;
+use ros_cli::{send, Run};
 
 fn examples() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples")
-}
-
-fn send(master: &str, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_skipper"))
-        .args(["action", "send", "--master", master])
-        .args(args)
-        .output()
-        .unwrap()
 }
 
 #[cfg(unix)]

@@ -7,35 +7,12 @@ use skipper_actionlib::msg::common::{PoseStamped, Twist, Vector3};
 use skipper_actionlib::ros1::action::{subscribe, TypedPublisher};
 use skipper_actionlib::ros1::testing::FakeMaster;
 use skipper_actionlib::ros1::{Node, NodeConfig};
-use std::process::{Child, Command, Output, Stdio};
+use std::process::{Command, Stdio};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-struct Run(Child);
-
-impl Drop for Run {
-    fn drop(&mut self) {
-        let _ = Command::new("kill")
-            .args(["-INT", &self.0.id().to_string()])
-            .status();
-        let start = Instant::now();
-        while start.elapsed() < Duration::from_secs(10) {
-            if let Ok(Some(_)) = self.0.try_wait() {
-                return;
-            }
-            std::thread::sleep(Duration::from_millis(50));
-        }
-        let _ = self.0.kill();
-    }
-}
-
-fn send(master: &str, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_skipper"))
-        .args(["action", "send", "--master", master])
-        .args(args)
-        .output()
-        .unwrap()
-}
+mod ros_cli;
+use ros_cli::{send, Run};
 
 #[cfg(unix)]
 #[test]
