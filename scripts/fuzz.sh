@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Fuzz every cargo-fuzz target under fuzz/ for FUZZ_SECONDS each (default 30), starting
+# Fuzz every cargo-fuzz target under fuzz/ for FUZZ_SECONDS each (default 30; .ci/run uses 20), starting
 # from its corpus in fuzz/corpus/<target>. cargo fuzz needs nightly features; the stable
 # toolchain provides them with RUSTC_BOOTSTRAP=1. New crashes fail the run and are left in
 # fuzz/artifacts/.
