@@ -49,7 +49,13 @@ pub fn render(
         human_duration(sim),
         report.cycles
     );
-    let _ = writeln!(out, "  wall time    {}{speed}", human_duration(wall));
+    // a fast run takes milliseconds: "0.0s" would say nothing
+    let wall_text = if wall < 1.0 {
+        format!("{:.1} ms", wall * 1e3)
+    } else {
+        human_duration(wall)
+    };
+    let _ = writeln!(out, "  wall time    {wall_text}{speed}");
     let _ = writeln!(out, "  distance     {:.2} m", report.distance_m);
     let _ = writeln!(out, "  collisions   {}", report.collisions);
     for (k, v) in &report.extra {
@@ -70,5 +76,29 @@ mod tests {
         assert_eq!(human_duration(12.34), "12.3s");
         assert_eq!(human_duration(300.0), "5m 00.0s");
         assert_eq!(human_duration(3723.4), "1h 02m 03.4s");
+    }
+
+    #[test]
+    fn a_fast_run_shows_its_wall_time_in_milliseconds() {
+        let mut report = RunReport {
+            outcome: skipper_core::RunOutcome::Finished,
+            cycles: 48313,
+            sim_time: std::time::Duration::from_secs(9663),
+            wall_time: std::time::Duration::from_micros(27_400),
+            distance_m: 7680.0,
+            collisions: 0,
+            extra: serde_json::Map::new(),
+        };
+        let text = render(&report, "test_mission", 1, None);
+        assert!(
+            text.contains("  wall time    27.4 ms (352664x real time)"),
+            "{text}"
+        );
+        report.wall_time = std::time::Duration::from_millis(1500);
+        let text = render(&report, "test_mission", 1, None);
+        assert!(
+            text.contains("  wall time    1.5s (6442x real time)"),
+            "{text}"
+        );
     }
 }
