@@ -136,3 +136,66 @@ fn another_address_than_loopback_needs_the_flag_and_warns() {
         "{err}"
     );
 }
+
+#[cfg(unix)]
+#[test]
+fn an_auv_under_ros_publishes_its_pose_in_the_worksite_frame() {
+    use skipper_actionlib::msg::common::{Odometry, PoseStamped};
+    use skipper_actionlib::ros1::action::subscribe;
+    use skipper_actionlib::ros1::{Node, NodeConfig};
+    use std::sync::{Arc, Mutex};
+    use std::time::{Duration, Instant};
+    let m = FakeMaster::start().unwrap();
+    let mission = examples().join("missions/test_mission.lua");
+    let _run = Run(Command::new(env!("CARGO_BIN_EXE_skipper"))
+        .args(["run", mission.to_str().unwrap(), "--ros", &m.uri])
+        .args(["--no-log", "--until", "1h", "--speed", "50"])
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap());
+    let mut c = NodeConfig::from_env("/auv_watcher");
+    c.master_uri = m.uri.clone();
+    let node = Node::new(c).unwrap();
+    let poses: Arc<Mutex<Vec<PoseStamped>>> = Arc::default();
+    let p2 = poses.clone();
+    let _sub = subscribe::<PoseStamped>(&node, "/tethys/pose", move |p, _| {
+        p2.lock().unwrap().push(p)
+    })
+    .unwrap();
+    let odoms: Arc<Mutex<Vec<Odometry>>> = Arc::default();
+    let o2 = odoms.clone();
+    let _sub2 = subscribe::<Odometry>(&node, "/tethys/odom", move |o, _| {
+        o2.lock().unwrap().push(o)
+    })
+    .unwrap();
+    // the spec mission heads for its first waypoint, 890 m west of the start
+    let start = Instant::now();
+    let west = |p: &PoseStamped| p.pose.position.x < -30.0;
+    while start.elapsed() < Duration::from_secs(30) && !poses.lock().unwrap().iter().any(west) {
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let poses = poses.lock().unwrap();
+    let first = poses.first().expect("a pose");
+    assert_eq!(first.header.frame_id, "world");
+    assert!(
+        first.pose.position.x.hypot(first.pose.position.y) < 50.0,
+        "{first:?}"
+    );
+    let last = poses.iter().find(|p| west(p)).expect("the AUV went west");
+    assert!(last.pose.position.y.abs() < 30.0, "{last:?}");
+    assert!(
+        last.pose.position.z <= 0.0,
+        "z is minus the depth: {last:?}"
+    );
+    // heading west: yaw about 180 degrees, so the quaternion is about (0, 0, ±1, 0) but
+    // for the pitch
+    let q = &last.pose.orientation;
+    let yaw = (2.0 * (q.w * q.z + q.x * q.y)).atan2(1.0 - 2.0 * (q.y * q.y + q.z * q.z));
+    assert!(yaw.abs() > 2.5, "yaw {yaw} rad: {last:?}");
+    let odoms = odoms.lock().unwrap();
+    assert!(
+        odoms.iter().any(|o| o.twist.twist.linear.x > 0.3),
+        "the odometry says it moves"
+    );
+}

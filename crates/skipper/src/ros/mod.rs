@@ -151,14 +151,18 @@ impl RosLink {
         }))
     }
 
-    /// Wrap an AUV's mission runner with its run_mission server.
+    /// Wrap an AUV's mission runner with its run_mission server, and publish its
+    /// `pose` and `odom` in the frame of the worksite whose origin (latitude, longitude)
+    /// is `origin`.
     pub fn auv(
         &self,
         vehicle: &str,
         missions: MissionHandle,
         inner: Box<dyn Controller>,
+        origin: (f64, f64),
     ) -> Result<Box<dyn Controller>, Failure> {
-        let ns = format!("/{}/run_mission", ros_name(vehicle));
+        let base = format!("/{}", ros_name(vehicle));
+        let ns = format!("{base}/run_mission");
         let err = |e: skipper_actionlib::ros1::RosError| Failure::failed(format!("ROS: {e}"));
         let running = Arc::new(AtomicBool::new(true));
         let a = ActionServer::<RunMission>::new(
@@ -171,6 +175,15 @@ impl RosLink {
             run_mission: run_mission::serve(a, missions, running.clone()),
             _binding: binding,
             running,
+            pose: TypedPublisher::advertise(&self.node, &format!("{base}/pose"), false)
+                .map_err(err)?,
+            odom: TypedPublisher::advertise(&self.node, &format!("{base}/odom"), false)
+                .map_err(err)?,
+            origin,
+            ids: None,
+            seq: 0,
+            pose_msg: PoseStamped::default(),
+            odom_msg: Odometry::default(),
         }))
     }
 
@@ -369,6 +382,73 @@ struct RosAuv {
     run_mission: SimpleActionServer<RunMission>,
     _binding: ActionServerBinding,
     running: Arc<AtomicBool>,
+    pose: TypedPublisher<PoseStamped>,
+    odom: TypedPublisher<Odometry>,
+    /// the worksite's origin (latitude, longitude): x east and y north of it, in metres
+    origin: (f64, f64),
+    ids: Option<[Option<SignalId>; 7]>,
+    seq: u32,
+    pose_msg: PoseStamped,
+    odom_msg: Odometry,
+}
+
+impl RosAuv {
+    /// `/<auv>/pose` and `/<auv>/odom` from the navigation signals, in the worksite's
+    /// frame (`world`: x east, y north, z up, so z is minus the depth).
+    fn publish(&mut self, s: &Signals) {
+        let ids = *self.ids.get_or_insert_with(|| {
+            [
+                "LATITUDE",
+                "LONGITUDE",
+                "DEPTH",
+                "PLATFORM_YAW_ANGLE",
+                "PLATFORM_PITCH_ANGLE",
+                "PLATFORM_ROLL_ANGLE",
+                "PLATFORM_SPEED_WRT_SEA_WATER",
+            ]
+            .map(|n| s.id(n))
+        });
+        let get = |i: usize| ids[i].and_then(|id| s.f64(id));
+        let (Some(lat), Some(lon), Some(depth), Some(heading)) = (get(0), get(1), get(2), get(3))
+        else {
+            return;
+        };
+        let (x, y) =
+            skipper_mission::behaviors::local_offset(self.origin.0, self.origin.1, lat, lon);
+        let q = skipper_core::Pose3 {
+            x,
+            y,
+            z: -depth,
+            roll: get(5).unwrap_or(0.0),
+            pitch: get(4).unwrap_or(0.0),
+            // compass heading (clockwise from north) to yaw (counter-clockwise from east)
+            yaw: skipper_mission::executive::compass_to_math(heading),
+        }
+        .quaternion();
+        self.seq = self.seq.wrapping_add(1);
+        let header = Header {
+            seq: self.seq,
+            stamp: SystemClock.now(),
+            frame_id: "world".into(),
+        };
+        let pose = Pose {
+            position: Point { x, y, z: -depth },
+            orientation: Quaternion {
+                x: q[0],
+                y: q[1],
+                z: q[2],
+                w: q[3],
+            },
+        };
+        self.pose_msg.header = header.clone();
+        self.pose_msg.pose = pose.clone();
+        self.pose.publish(&self.pose_msg);
+        self.odom_msg.header = header;
+        self.odom_msg.child_frame_id = "base_link".into();
+        self.odom_msg.pose.pose = pose;
+        self.odom_msg.twist.twist.linear.x = get(6).unwrap_or(0.0);
+        self.odom.publish(&self.odom_msg);
+    }
 }
 
 impl Controller for RosAuv {
@@ -379,7 +459,9 @@ impl Controller for RosAuv {
         self.inner.start(vehicle, s)
     }
     fn step(&mut self, c: &mut Cycle<'_>) -> Result<Status, ControllerError> {
-        self.inner.step(c)
+        let st = self.inner.step(c)?;
+        self.publish(c.signals);
+        Ok(st)
     }
     fn state(&self) -> Option<serde_json::Value> {
         self.inner.state()
