@@ -10,12 +10,25 @@ if ! command -v cargo-fuzz >/dev/null 2>&1; then
   cargo install cargo-fuzz --locked
 fi
 export RUSTC_BOOTSTRAP=1
+failed=""
 for t in $(cd fuzz && cargo fuzz list); do
   mkdir -p "fuzz/corpus/$t"
   # a scratch copy of the corpus, so that CI does not grow the committed one
   work="$(mktemp -d)"
   cp -r "fuzz/corpus/$t/." "$work/"
   echo "--- fuzz $t for ${seconds}s"
-  (cd fuzz && cargo fuzz run "$t" "$work" -- -max_total_time="$seconds" -print_final_stats=1 2>&1 | grep -E "^(stat::number_of_executed_units|stat::new_units_added|==|SUMMARY|thread)" || true; exit "${PIPESTATUS[0]}")
-  rm -rf "$work"
+  status=0
+  (cd fuzz && cargo fuzz run "$t" "$work" -- -max_total_time="$seconds" -print_final_stats=1) \
+    > "$work.log" 2>&1 || status=$?
+  grep -E "^(stat::number_of_executed_units|stat::new_units_added|==|SUMMARY|thread)" "$work.log" || true
+  if [ "$status" -ne 0 ]; then
+    echo "FAILED: fuzzing $t (exit $status); the input is in fuzz/artifacts/$t/"
+    tail -n 40 "$work.log"
+    failed="$failed $t"
+  fi
+  rm -rf "$work" "$work.log"
 done
+if [ -n "$failed" ]; then
+  echo "fuzzing found crashes in:$failed"
+  exit 1
+fi

@@ -226,6 +226,9 @@ impl<'a> Bytes<'a> {
     fn u32(&mut self) -> Option<u32> {
         Some(u32::from_le_bytes(self.take(4)?.try_into().ok()?))
     }
+    fn u64(&mut self) -> Option<u64> {
+        Some(u64::from_le_bytes(self.take(8)?.try_into().ok()?))
+    }
     fn string(&mut self) -> Option<String> {
         let n = usize::try_from(self.u32()?).ok()?;
         std::str::from_utf8(self.take(n)?).ok().map(str::to_string)
@@ -251,6 +254,100 @@ fn parse_message(data: &[u8]) -> Option<(u16, &[u8])> {
     let channel = b.u16()?;
     b.take(4 + 8 + 8)?;
     Some((channel, b.0))
+}
+
+/// The largest chunk decompressed (writers use chunks of about a megabyte).
+const CHUNK_LIMIT: u64 = 256 << 20;
+
+/// The records of an MCAP Chunk record, decompressed (zstd, or none) and checked against
+/// the size the chunk declares; `None` for a bad chunk or another compression. (We read
+/// chunks ourselves: the mcap crate's reader overflows on some malformed chunks.)
+fn chunk_records(data: &[u8]) -> Option<std::borrow::Cow<'_, [u8]>> {
+    use std::io::Read;
+    let mut b = Bytes(data);
+    b.take(8 + 8)?; // message start and end times
+    let size = b.u64()?;
+    b.u32()?; // uncompressed CRC
+    let compression = b.string()?;
+    let n = usize::try_from(b.u64()?).ok()?;
+    let records = b.take(n)?;
+    match compression.as_str() {
+        "" if records.len() as u64 == size => Some(std::borrow::Cow::Borrowed(records)),
+        "zstd" if size <= CHUNK_LIMIT => {
+            let mut out = Vec::with_capacity(usize::try_from(size.min(1 << 24)).ok()?);
+            zstd::stream::read::Decoder::new(records)
+                .ok()?
+                .take(size)
+                .read_to_end(&mut out)
+                .ok()?;
+            (out.len() as u64 == size).then_some(std::borrow::Cow::Owned(out))
+        }
+        _ => None,
+    }
+}
+
+/// The records (opcode, body) in a chunk's records; stops at the first bad length.
+fn records_in(mut b: Bytes<'_>) -> impl Iterator<Item = (u8, &[u8])> {
+    std::iter::from_fn(move || {
+        let opcode = *b.take(1)?.first()?;
+        let len = usize::try_from(b.u64()?).ok()?;
+        Some((opcode, b.take(len)?))
+    })
+}
+
+/// What reading a run log keeps track of besides the recording: schema and channel ids.
+#[derive(Default)]
+struct Reading {
+    schemas: BTreeMap<u16, String>,
+    channels: BTreeMap<u16, String>,
+    messages: u64,
+}
+
+impl Reading {
+    /// One record, at the top level or in a chunk.
+    fn record(
+        &mut self,
+        r: &mut Recording,
+        opcode: u8,
+        data: &[u8],
+        index: &mut BTreeMap<String, usize>,
+        keep: SignalFilter<'_>,
+    ) {
+        match opcode {
+            mcap::records::op::SCHEMA => match parse_schema(data) {
+                Some((id, name)) => {
+                    self.schemas.insert(id, name);
+                }
+                None => r.skipped += 1,
+            },
+            mcap::records::op::CHANNEL => match parse_channel(data) {
+                Some((id, schema_id, topic)) => {
+                    if let Some(name) = self.schemas.get(&schema_id) {
+                        r.schemas.insert(topic.clone(), name.clone());
+                    }
+                    self.channels.insert(id, topic);
+                }
+                None => r.skipped += 1,
+            },
+            mcap::records::op::MESSAGE => {
+                self.messages += 1;
+                let Some((channel, payload)) = parse_message(data) else {
+                    r.skipped += 1;
+                    return;
+                };
+                let Some(topic) = self.channels.get(&channel) else {
+                    r.skipped += 1;
+                    return;
+                };
+                *r.counts.entry(topic.clone()).or_default() += 1;
+                if r.take(topic, payload, index, keep).is_none() {
+                    r.skipped += 1;
+                }
+            }
+            // the header, indexes, statistics, metadata... are not needed
+            _ => {}
+        }
+    }
 }
 
 /// Which signals to keep (they can be many).
@@ -279,12 +376,11 @@ impl Recording {
         let mut reader = LinearReader::new_with_options(
             LinearReaderOptions::default()
                 .with_record_length_limit(bytes.len().max(4096))
-                .with_skip_end_magic(true),
+                .with_skip_end_magic(true)
+                .with_emit_chunks(true),
         );
-        let mut schemas: BTreeMap<u16, String> = BTreeMap::new();
-        let mut channels: BTreeMap<u16, String> = BTreeMap::new();
+        let mut state = Reading::default();
         let mut pos = 0usize;
-        let mut messages = 0u64;
         while let Some(event) = reader.next_event() {
             match event {
                 Err(e) => {
@@ -299,42 +395,23 @@ impl Recording {
                     reader.notify_read(n);
                     pos += n;
                 }
-                Ok(LinearReadEvent::Record { opcode, data }) => match opcode {
-                    mcap::records::op::SCHEMA => match parse_schema(data) {
-                        Some((id, name)) => {
-                            schemas.insert(id, name);
-                        }
-                        None => r.skipped += 1,
-                    },
-                    mcap::records::op::CHANNEL => match parse_channel(data) {
-                        Some((id, schema_id, topic)) => {
-                            if let Some(name) = schemas.get(&schema_id) {
-                                r.schemas.insert(topic.clone(), name.clone());
-                            }
-                            channels.insert(id, topic);
-                        }
-                        None => r.skipped += 1,
-                    },
-                    mcap::records::op::MESSAGE => {
-                        messages += 1;
-                        let Some((channel, payload)) = parse_message(data) else {
-                            r.skipped += 1;
-                            continue;
-                        };
-                        let Some(topic) = channels.get(&channel).cloned() else {
-                            r.skipped += 1;
-                            continue;
-                        };
-                        *r.counts.entry(topic.clone()).or_default() += 1;
-                        if r.take(&topic, payload, &mut index, keep).is_none() {
-                            r.skipped += 1;
+                Ok(LinearReadEvent::Record {
+                    opcode: mcap::records::op::CHUNK,
+                    data,
+                }) => match chunk_records(data) {
+                    Some(records) => {
+                        for (opcode, data) in records_in(Bytes(&records)) {
+                            state.record(&mut r, opcode, data, &mut index, keep);
                         }
                     }
-                    // the header, indexes, statistics, metadata... are not needed
-                    _ => {}
+                    None => r.skipped += 1,
                 },
+                Ok(LinearReadEvent::Record { opcode, data }) => {
+                    state.record(&mut r, opcode, data, &mut index, keep);
+                }
             }
         }
+        let messages = state.messages;
         if messages == 0 {
             anyhow::bail!(
                 "no message could be read{}",
