@@ -133,10 +133,7 @@ impl RosLink {
         .map_err(err)?;
         Ok(Box::new(RosRobot {
             inner,
-            pose: TypedPublisher::advertise(&self.node, &format!("{ns}/pose"), false)
-                .map_err(err)?,
-            odom: TypedPublisher::advertise(&self.node, &format!("{ns}/odom"), false)
-                .map_err(err)?,
+            topics: PoseTopics::advertise(&self.node, &ns).map_err(err)?,
             cmd,
             cmd_active: false,
             _cmd_sub: cmd_sub,
@@ -145,9 +142,6 @@ impl RosLink {
             run_option,
             running,
             ids: None,
-            seq: 0,
-            pose_msg: PoseStamped::default(),
-            odom_msg: Odometry::default(),
         }))
     }
 
@@ -175,15 +169,9 @@ impl RosLink {
             run_mission: run_mission::serve(a, missions, running.clone()),
             _binding: binding,
             running,
-            pose: TypedPublisher::advertise(&self.node, &format!("{base}/pose"), false)
-                .map_err(err)?,
-            odom: TypedPublisher::advertise(&self.node, &format!("{base}/odom"), false)
-                .map_err(err)?,
+            topics: PoseTopics::advertise(&self.node, &base).map_err(err)?,
             origin,
             ids: None,
-            seq: 0,
-            pose_msg: PoseStamped::default(),
-            odom_msg: Odometry::default(),
         }))
     }
 
@@ -276,10 +264,51 @@ fn execute_goto(
 }
 
 /// A robot's controller with its ROS topics.
-struct RosRobot {
-    inner: Box<dyn Controller>,
+/// A vehicle's `pose` (`geometry_msgs/PoseStamped`) and `odom` (`nav_msgs/Odometry`,
+/// child frame `base_link`) publishers, reusing their messages.
+struct PoseTopics {
     pose: TypedPublisher<PoseStamped>,
     odom: TypedPublisher<Odometry>,
+    seq: u32,
+    pose_msg: PoseStamped,
+    odom_msg: Odometry,
+}
+
+impl PoseTopics {
+    /// Advertise `NS/pose` and `NS/odom`.
+    fn advertise(node: &Node, ns: &str) -> Result<Self, skipper_actionlib::ros1::RosError> {
+        Ok(Self {
+            pose: TypedPublisher::advertise(node, &format!("{ns}/pose"), false)?,
+            odom: TypedPublisher::advertise(node, &format!("{ns}/odom"), false)?,
+            seq: 0,
+            pose_msg: PoseStamped::default(),
+            odom_msg: Odometry::default(),
+        })
+    }
+
+    /// Publish `pose` in `frame`, with the vehicle's forward speed and turn rate.
+    fn publish(&mut self, frame: &str, pose: Pose, speed: f64, turn_rate: f64) {
+        self.seq = self.seq.wrapping_add(1);
+        let header = Header {
+            seq: self.seq,
+            stamp: SystemClock.now(),
+            frame_id: frame.into(),
+        };
+        self.pose_msg.header = header.clone();
+        self.pose_msg.pose = pose.clone();
+        self.pose.publish(&self.pose_msg);
+        self.odom_msg.header = header;
+        self.odom_msg.child_frame_id = "base_link".into();
+        self.odom_msg.pose.pose = pose;
+        self.odom_msg.twist.twist.linear.x = speed;
+        self.odom_msg.twist.twist.angular.z = turn_rate;
+        self.odom.publish(&self.odom_msg);
+    }
+}
+
+struct RosRobot {
+    inner: Box<dyn Controller>,
+    topics: PoseTopics,
     cmd: Arc<Mutex<Option<(Twist, Instant)>>>,
     cmd_active: bool,
     _cmd_sub: Subscriber,
@@ -288,9 +317,6 @@ struct RosRobot {
     run_option: Option<(SimpleActionServer<RunOption>, ActionServerBinding)>,
     running: Arc<AtomicBool>,
     ids: Option<[Option<SignalId>; 5]>,
-    seq: u32,
-    pose_msg: PoseStamped,
-    odom_msg: Odometry,
 }
 
 impl RosRobot {
@@ -300,25 +326,12 @@ impl RosRobot {
         let (Some(x), Some(y), Some(yaw)) = (get(0), get(1), get(2)) else {
             return;
         };
-        self.seq = self.seq.wrapping_add(1);
-        let header = Header {
-            seq: self.seq,
-            stamp: SystemClock.now(),
-            frame_id: "odom".into(),
-        };
         let pose = Pose {
             position: Point { x, y, z: 0.0 },
             orientation: Quaternion::from_yaw(yaw),
         };
-        self.pose_msg.header = header.clone();
-        self.pose_msg.pose = pose.clone();
-        self.pose.publish(&self.pose_msg);
-        self.odom_msg.header = header;
-        self.odom_msg.child_frame_id = "base_link".into();
-        self.odom_msg.pose.pose = pose;
-        self.odom_msg.twist.twist.linear.x = get(3).unwrap_or(0.0);
-        self.odom_msg.twist.twist.angular.z = get(4).unwrap_or(0.0);
-        self.odom.publish(&self.odom_msg);
+        self.topics
+            .publish("odom", pose, get(3).unwrap_or(0.0), get(4).unwrap_or(0.0));
     }
 }
 
@@ -382,14 +395,10 @@ struct RosAuv {
     run_mission: SimpleActionServer<RunMission>,
     _binding: ActionServerBinding,
     running: Arc<AtomicBool>,
-    pose: TypedPublisher<PoseStamped>,
-    odom: TypedPublisher<Odometry>,
+    topics: PoseTopics,
     /// the worksite's origin (latitude, longitude): x east and y north of it, in metres
     origin: (f64, f64),
     ids: Option<[Option<SignalId>; 7]>,
-    seq: u32,
-    pose_msg: PoseStamped,
-    odom_msg: Odometry,
 }
 
 impl RosAuv {
@@ -425,12 +434,6 @@ impl RosAuv {
             yaw: skipper_mission::executive::compass_to_math(heading),
         }
         .quaternion();
-        self.seq = self.seq.wrapping_add(1);
-        let header = Header {
-            seq: self.seq,
-            stamp: SystemClock.now(),
-            frame_id: "world".into(),
-        };
         let pose = Pose {
             position: Point { x, y, z: -depth },
             orientation: Quaternion {
@@ -440,14 +443,8 @@ impl RosAuv {
                 w: q[3],
             },
         };
-        self.pose_msg.header = header.clone();
-        self.pose_msg.pose = pose.clone();
-        self.pose.publish(&self.pose_msg);
-        self.odom_msg.header = header;
-        self.odom_msg.child_frame_id = "base_link".into();
-        self.odom_msg.pose.pose = pose;
-        self.odom_msg.twist.twist.linear.x = get(6).unwrap_or(0.0);
-        self.odom.publish(&self.odom_msg);
+        self.topics
+            .publish("world", pose, get(6).unwrap_or(0.0), 0.0);
     }
 }
 
