@@ -62,6 +62,26 @@ struct Fixture<A: Action> {
 }
 
 impl<A: Action> Fixture<A> {
+    /// A server of the run's goals on an in-process bus, pumped until the fixture drops.
+    fn serve(
+        (control, run, seen): (Arc<RunControl>, JoinHandle<()>, Arc<Mutex<Seen>>),
+        serve: impl FnOnce(ActionServer<A>) -> SimpleActionServer<A>,
+    ) -> Self {
+        let bus = InProcBus::<A>::new();
+        let a = ActionServer::new(ServerConfig::default(), Arc::new(SystemClock));
+        bus.attach_server(&a);
+        let server = serve(a);
+        let pump = bus.spawn();
+        Fixture {
+            bus,
+            _pump: pump,
+            _server: server,
+            control,
+            run: Some(run),
+            seen,
+        }
+    }
+
     fn client(&self, name: &str) -> SimpleActionClient<A> {
         let clock: Arc<dyn Clock> = Arc::new(SystemClock);
         let c = ActionClient::<A>::new(name, clock);
@@ -133,19 +153,9 @@ fn option_fixture() -> Fixture<RunOption> {
             handle,
         )
     });
-    let bus = InProcBus::<RunOption>::new();
-    let a = ActionServer::new(ServerConfig::default(), Arc::new(SystemClock));
-    bus.attach_server(&a);
-    let server = run_option::serve(a, handle, Arc::new(AtomicBool::new(true)));
-    let pump = bus.spawn();
-    Fixture {
-        bus,
-        _pump: pump,
-        _server: server,
-        control,
-        run: Some(run),
-        seen,
-    }
+    Fixture::serve((control, run, seen), |a| {
+        run_option::serve(a, handle, Arc::new(AtomicBool::new(true)))
+    })
 }
 
 fn wait_until(what: &str, timeout: Duration, mut f: impl FnMut() -> bool) {
@@ -291,19 +301,9 @@ fn mission_fixture(dir: &Path) -> Fixture<RunMission> {
             handle,
         )
     });
-    let bus = InProcBus::<RunMission>::new();
-    let a = ActionServer::new(ServerConfig::default(), Arc::new(SystemClock));
-    bus.attach_server(&a);
-    let server = run_mission::serve(a, handle, Arc::new(AtomicBool::new(true)));
-    let pump = bus.spawn();
-    Fixture {
-        bus,
-        _pump: pump,
-        _server: server,
-        control,
-        run: Some(run),
-        seen,
-    }
+    Fixture::serve((control, run, seen), |a| {
+        run_mission::serve(a, handle, Arc::new(AtomicBool::new(true)))
+    })
 }
 
 fn send_mission(c: &SimpleActionClient<RunMission>, path: &Path) -> Arc<Mutex<Vec<String>>> {
