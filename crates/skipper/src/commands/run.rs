@@ -241,11 +241,7 @@ pub fn run(args: RunArgs) -> Result<u8, Failure> {
             runner.set_controller(i, c);
         } else if let (Some(link), Some(h)) = (&ros, mission_goals.take()) {
             let name = names.get(i).map(String::as_str).unwrap_or("auv");
-            let d = runner.world().describe();
-            let origin = (
-                d["origin"]["latitude"].as_f64().unwrap_or(0.0),
-                d["origin"]["longitude"].as_f64().unwrap_or(0.0),
-            );
+            let origin = mission::origin(runner.world()).unwrap_or((0.0, 0.0));
             runner.set_controller(i, link.auv(name, h, c, origin)?);
         } else {
             runner.set_controller(i, c);

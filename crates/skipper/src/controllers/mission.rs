@@ -17,15 +17,21 @@ pub fn load(path: &Path) -> Result<Arc<Mission>, Failure> {
     Ok(Arc::new(m))
 }
 
+/// Where a world's local frame is on the globe (latitude, longitude), if it says
+/// (`/world`'s `origin`: an AUV worksite does).
+pub fn origin(world: &dyn skipper_core::World) -> Option<(f64, f64)> {
+    let d = world.describe();
+    let o = &d["origin"];
+    Some((o["latitude"].as_f64()?, o["longitude"].as_f64()?))
+}
+
 /// The controller of a mission flying in `world`: places in its state get the world's
-/// local coordinates when the world says where its origin is (`/world`'s `origin`).
+/// local coordinates when the world says where its [`origin`] is.
 pub fn controller(m: Arc<Mission>, world: &dyn skipper_core::World) -> MissionController {
     let c = MissionController::new(m);
-    let d = world.describe();
-    let origin = &d["origin"];
-    match (origin["latitude"].as_f64(), origin["longitude"].as_f64()) {
-        (Some(lat), Some(lon)) => c.with_origin(lat, lon),
-        _ => c,
+    match origin(world) {
+        Some((lat, lon)) => c.with_origin(lat, lon),
+        None => c,
     }
 }
 
