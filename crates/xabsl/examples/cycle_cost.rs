@@ -2,8 +2,9 @@
 //! cycle without criterion's wall-clock timing, which a loaded machine inflates.
 //!
 //! `cargo run --release -p skipper-xabsl --example cycle_cost -- AGENTS.xabsl CYCLES [NAME=EXPR]`
+//! (`XABSL_INTERPRETER=1` runs the interpreter instead of native code)
 
-use skipper_xabsl::engine::Engine;
+use skipper_xabsl::engine::{Backend, Engine};
 use skipper_xabsl::model::{SymbolKind, Type};
 use skipper_xabsl::{check, compile_path, parser};
 use std::sync::Arc;
@@ -22,6 +23,9 @@ fn main() {
     }
     let p = Arc::new(c.program);
     let mut e = Engine::new(p.clone()).expect("engine");
+    if std::env::var_os("XABSL_INTERPRETER").is_some() {
+        e.set_backend(Backend::Interpreter);
+    }
     if let Some((name, expr)) = args.get(3).and_then(|d| d.split_once('=')) {
         let s = p.symbol(name).expect("symbol");
         let x = parser::parse_expression(expr, Default::default()).expect("expression");
@@ -67,8 +71,9 @@ fn main() {
     }
     let dt = start.elapsed();
     println!(
-        "{n} cycles, {:.1} ns per cycle (wall), mean path length {:.2}",
+        "{n} cycles, {:.1} ns per cycle (wall), mean path length {:.2}, {:?}",
         dt.as_nanos() as f64 / n as f64,
-        sum as f64 / n as f64
+        sum as f64 / n as f64,
+        e.backend()
     );
 }

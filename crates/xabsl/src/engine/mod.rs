@@ -31,6 +31,8 @@
 
 mod build;
 pub mod code;
+#[cfg(feature = "native")]
+mod native;
 mod root;
 mod run;
 mod vm;
@@ -97,6 +99,17 @@ impl TeamMessage {
         self.coop_states_entering.clear();
         self.coop_states_option_executed.clear();
     }
+}
+
+/// How the engine runs its cycles. Both give the same results, cycle by cycle.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Backend {
+    /// machine code, compiled with Cranelift on the first cycle (the default where the
+    /// `native` feature is on and Cranelift supports the machine; the interpreter runs
+    /// otherwise)
+    Native,
+    /// the interpreter of the instruction list
+    Interpreter,
 }
 
 /// What runs at the top of a cycle.
@@ -175,6 +188,10 @@ pub struct Engine {
     /// (slot, value) written by the root calls
     root_params: Vec<(u32, f64)>,
     agent: usize,
+    /// the backend asked for
+    backend: Backend,
+    /// whether native code was compiled for the current program (or tried)
+    native_tried: bool,
 }
 
 const MAX_PROBLEMS: usize = 64;
@@ -223,6 +240,12 @@ impl Engine {
             root_calls: Vec::new(),
             root_params: Vec::new(),
             agent: 0,
+            backend: if cfg!(feature = "native") {
+                Backend::Native
+            } else {
+                Backend::Interpreter
+            },
+            native_tried: false,
         };
         for (i, o) in e.code.options.iter().enumerate() {
             if let Some(r) = e.rt.options.get_mut(i) {
@@ -375,6 +398,7 @@ impl Engine {
     fn rebuild(&mut self) {
         self.code = build::build(&self.program, &self.sources);
         self.vm = vm::Vm::new(&self.code);
+        self.native_tried = false;
         // the program's slots keep their values; times, temporaries and constants
         // are laid out anew
         let mut slots = self.vm.initial.clone();
@@ -535,8 +559,41 @@ impl Engine {
 
     // ------------------------------------------------------------- the cycle
 
+    /// Choose how cycles run (the default is [`Backend::Native`]).
+    pub fn set_backend(&mut self, backend: Backend) {
+        self.backend = backend;
+        #[cfg(feature = "native")]
+        if backend == Backend::Interpreter {
+            self.vm.native = None;
+        }
+        self.native_tried = false;
+    }
+
+    /// How cycles run: [`Backend::Native`] once machine code was compiled (on the
+    /// first cycle), else [`Backend::Interpreter`].
+    pub fn backend(&self) -> Backend {
+        #[cfg(feature = "native")]
+        if self.vm.native.is_some() {
+            return Backend::Native;
+        }
+        Backend::Interpreter
+    }
+
+    /// Compile the native code once, before the first cycle that needs it.
+    fn prepare_backend(&mut self) {
+        if self.native_tried {
+            return;
+        }
+        self.native_tried = true;
+        #[cfg(feature = "native")]
+        if self.backend == Backend::Native {
+            self.vm.native = native::Native::compile(&self.vm);
+        }
+    }
+
     /// Run one cycle at time `now_ms` (milliseconds of the host's clock).
     pub fn execute(&mut self, now_ms: u64) {
+        self.prepare_backend();
         run::execute(
             &self.vm,
             &self.root_calls,

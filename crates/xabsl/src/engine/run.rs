@@ -71,10 +71,8 @@ pub(super) fn execute(vm: &Vm, roots: &[Root], pairs: &[(u32, f64)], rt: &mut Ru
                     .unwrap_or(&[])
                 {
                     if let Some(x) = sl.get_mut(s as usize) {
-                        if *x != v {
-                            changed = true;
-                            *x = v;
-                        }
+                        changed |= *x != v;
+                        *x = v;
                     }
                 }
                 super::vm::behavior(rt, b as usize, changed);

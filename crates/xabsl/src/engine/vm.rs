@@ -218,13 +218,19 @@ pub(crate) struct StateExec {
 /// The lowered program.
 pub(crate) struct Vm {
     pub ins: Vec<Ins>,
-    pairs: Vec<(u32, u32)>,
+    pub(super) pairs: Vec<(u32, u32)>,
     subsequent: Vec<u32>,
     sets: Vec<u32>,
     /// the longest chain of option calls (the frames a cycle needs)
     pub depth: usize,
     /// the initial state of each option (global index)
     initial_state: Vec<u32>,
+    /// the states of each option (first global index, count)
+    pub(super) option_states: Vec<(u32, u32)>,
+    /// the option functions in native code (built on the first cycle, unless the
+    /// interpreter was chosen)
+    #[cfg(feature = "native")]
+    pub(super) native: Option<super::native::Native>,
     hosts: Vec<Host>,
     pub states: Vec<StateExec>,
     targets: Vec<bool>,
@@ -236,7 +242,7 @@ pub(crate) struct Vm {
     /// first `option_time` slot (one per option)
     pub option_time: u32,
     /// the number of slots less one (a power of two less one)
-    smask: usize,
+    pub(super) smask: usize,
     /// the number of instructions less one (a power of two less one)
     imask: usize,
 }
@@ -296,6 +302,13 @@ impl<'a> Compiler<'a> {
                 sets: Vec::new(),
                 depth: code.options.len() + 1,
                 initial_state: code.options.iter().map(|o| o.initial).collect(),
+                option_states: code
+                    .options
+                    .iter()
+                    .map(|o| (o.first_state, o.n_states))
+                    .collect(),
+                #[cfg(feature = "native")]
+                native: None,
                 hosts: Vec::new(),
                 states: Vec::with_capacity(code.states.len()),
                 targets: code.states.iter().map(|s| s.target).collect(),
@@ -967,7 +980,7 @@ fn b2f(b: bool) -> f64 {
 
 /// Milliseconds as a decimal value (exact below 2^53 ms).
 #[inline(always)]
-fn ms(t: u64) -> f64 {
+pub(super) fn ms(t: u64) -> f64 {
     t as i64 as f64
 }
 
@@ -979,7 +992,7 @@ fn divide(x: f64, y: f64) -> f64 {
     }
 }
 
-fn modulo(rt: &mut Runtime, x: f64, y: f64) -> f64 {
+pub(super) fn modulo(rt: &mut Runtime, x: f64, y: f64) -> f64 {
     let (x, y) = (x as i32, y as i32);
     if y == 0 {
         problem(rt, RuntimeProblem::ModuloByZero);
@@ -993,7 +1006,7 @@ impl Vm {
     /// Whether an option called in a state (the range of the table) ran in the
     /// previous cycle and is in a target state.
     #[inline]
-    fn action_done(&self, rt: &Runtime, first: u32, n: u32) -> bool {
+    pub(super) fn action_done(&self, rt: &Runtime, first: u32, n: u32) -> bool {
         let cycle = rt.cycle;
         let Some(os) = self
             .subsequent
@@ -1027,7 +1040,7 @@ impl Vm {
 
     /// Whether an option ran in the previous cycle and is in a target state.
     #[inline(always)]
-    fn done1(&self, rt: &Runtime, o: u32) -> bool {
+    pub(super) fn done1(&self, rt: &Runtime, o: u32) -> bool {
         rt.options.get(o as usize).is_some_and(|r| {
             r.ran.was_active(rt.cycle)
                 && self
@@ -1046,6 +1059,11 @@ impl Vm {
         let Some(sl) = sl.get_mut(..=self.smask) else {
             return;
         };
+        #[cfg(feature = "native")]
+        if let Some(n) = &self.native {
+            n.run_option(self, sl, rt, o);
+            return;
+        }
         rt.frames.clear();
         if let Some(pc) = self.enter(sl, rt, o, OUT) {
             self.run(sl, rt, pc);
@@ -1056,6 +1074,21 @@ impl Vm {
     /// active state's decision.
     #[inline(always)]
     fn enter(&self, sl: &mut [f64], rt: &mut Runtime, o: u32, ret: u32) -> Option<usize> {
+        let current = self.enter_option(sl, rt, o)?;
+        let ex = self.states.get(current as usize)?;
+        rt.frames.push(Frame {
+            option: o,
+            state: current,
+            ret,
+        });
+        Some(ex.decision as usize)
+    }
+
+    /// Start an option (the bookkeeping both ways of running share): activation, the
+    /// times and their slots, "ran twice" reported, a capacity state's conflict; the
+    /// active state (global index).
+    #[inline(always)]
+    pub(super) fn enter_option(&self, sl: &mut [f64], rt: &mut Runtime, o: u32) -> Option<u32> {
         let (now, cycle) = (rt.now, rt.cycle);
         let initial = *self.initial_state.get(o as usize)?;
         let r = rt.options.get_mut(o as usize)?;
@@ -1080,12 +1113,7 @@ impl Vm {
         if ex.is_coop {
             capacity_conflict(rt, ex);
         }
-        rt.frames.push(Frame {
-            option: o,
-            state: current,
-            ret,
-        });
-        Some(ex.decision as usize)
+        Some(current)
     }
 
     /// The decision of the option on top of the stack chose `next`: switch (unless a
@@ -1094,7 +1122,24 @@ impl Vm {
     #[inline(always)]
     fn decided(&self, sl: &mut [f64], rt: &mut Runtime, next: u32) -> Option<usize> {
         let f = *rt.frames.last()?;
-        let current = f.state;
+        let depth = rt.frames.len().saturating_sub(1) as u32;
+        let g = self.decide(sl, rt, f.option, f.state, next, depth)?;
+        self.states.get(g as usize).map(|x| x.actions as usize)
+    }
+
+    /// Option `o`, in state `current`, decided for `next` (global indices): switch
+    /// (unless a cooperative state refuses), record the path at `depth`; the state
+    /// whose actions run.
+    #[inline(always)]
+    pub(super) fn decide(
+        &self,
+        sl: &mut [f64],
+        rt: &mut Runtime,
+        o: u32,
+        current: u32,
+        next: u32,
+        depth: u32,
+    ) -> Option<u32> {
         let (next, ex) = match self.states.get(next as usize) {
             Some(x) if next != current => {
                 if x.is_coop && !coop_allows(rt, x) {
@@ -1112,23 +1157,22 @@ impl Vm {
             }
             None => (current, self.states.get(current as usize)?),
         };
-        let r = rt.options.get_mut(f.option as usize)?;
+        let r = rt.options.get_mut(o as usize)?;
         if next != current {
             r.active = next;
             r.state_activation = rt.now;
             r.state_time = 0;
-            wr(sl, self.smask, self.state_time + f.option, 0.0);
+            wr(sl, self.smask, self.state_time + o, 0.0);
         }
         let (state_time, option_time) = (r.state_time, r.time);
-        let depth = rt.frames.len().saturating_sub(1) as u32;
         rt.path.push(PathEntry {
-            option: f.option as usize,
+            option: o as usize,
             state: ex.local as usize,
             state_time,
             option_time,
             depth,
         });
-        Some(ex.actions as usize)
+        Some(next)
     }
 
     /// The option on top of the stack ran its actions: it was active in this cycle.
@@ -1138,10 +1182,7 @@ impl Vm {
         let Some(f) = rt.frames.pop() else {
             return OUT;
         };
-        let cycle = rt.cycle;
-        if let Some(r) = rt.options.get_mut(f.option as usize) {
-            r.ran.mark(cycle);
-        }
+        leave_option(rt, f.option);
         f.ret
     }
 
@@ -1317,7 +1358,7 @@ impl Vm {
         }
     }
 
-    fn call_host(&self, sl: &[f64], h: u32) -> f64 {
+    pub(super) fn call_host(&self, sl: &[f64], h: u32) -> f64 {
         match self.hosts.get(h as usize) {
             Some(h) => (h.f)(sl.get(h.from..h.to).unwrap_or(&[])),
             None => 0.0,
@@ -1345,13 +1386,21 @@ impl Vm {
         for &(d, s) in self.pairs(f, n) {
             let v = rd(sl, self.smask, s);
             if let Some(old) = sl.get_mut(d as usize & self.smask) {
-                if *old != v {
-                    changed = true;
-                    *old = v;
-                }
+                // written even when equal: -0.0 replaces 0.0
+                changed |= *old != v;
+                *old = v;
             }
         }
         changed
+    }
+}
+
+/// Option `o` ran its actions: it was active in this cycle.
+#[inline(always)]
+pub(super) fn leave_option(rt: &mut Runtime, o: u32) {
+    let cycle = rt.cycle;
+    if let Some(r) = rt.options.get_mut(o as usize) {
+        r.ran.mark(cycle);
     }
 }
 
