@@ -80,21 +80,27 @@ fn ic_is_the_reference_compilers() {
 
 #[test]
 fn run_reproduces_the_golden_trace() {
+    // native code (the default) and the interpreter
+    for extra in [None, Some("--interpreter")] {
+        golden_trace_reproduced(extra);
+    }
+}
+
+fn golden_trace_reproduced(extra: Option<&str>) {
     let dir = tempfile::tempdir().unwrap();
     let agents = golden().join("seed7-N5/agents.xabsl");
     let trace = golden().join("seed7-N5.trace.jsonl");
-    let out = skipper(
-        &[
-            "xabsl",
-            "run",
-            agents.to_str().unwrap(),
-            "--inputs",
-            trace.to_str().unwrap(),
-            "--define",
-            "in.scaled(k)=in.f0*k",
-        ],
-        dir.path(),
-    );
+    let mut args = vec![
+        "xabsl",
+        "run",
+        agents.to_str().unwrap(),
+        "--inputs",
+        trace.to_str().unwrap(),
+        "--define",
+        "in.scaled(k)=in.f0*k",
+    ];
+    args.extend(extra);
+    let out = skipper(&args, dir.path());
     assert!(out.status.success(), "{}", text(&out.stderr));
     let ours = text(&out.stdout);
     let golden = std::fs::read_to_string(&trace).unwrap();

@@ -2,7 +2,8 @@
 //! (BerlinUnited/NaoTH, g++ -O2): 268 / 306 / 488 ns per cycle for the agents the
 //! project's generator makes with seed 12345 and N = 5, 20, 100 options
 //! (`performance-anchors.md`, "The XABSL reference engine"), net of the host's input
-//! updates. Ours is measured the same way: `cycle` sets the inputs and executes,
+//! updates. Ours is measured the same way: `cycle` sets the inputs and executes (native
+//! code, the default backend), `cycle_interpreter` the same on the interpreter,
 //! `inputs_only` sets the inputs; the difference is the engine's cycle.
 //!
 //! Inputs change every cycle as in the golden traces: floats in a random walk in [0, 1],
@@ -11,7 +12,7 @@
 //! through its states.
 
 use criterion::{criterion_group, criterion_main, Criterion};
-use skipper_xabsl::engine::Engine;
+use skipper_xabsl::engine::{Backend, Engine};
 use skipper_xabsl::model::{SymbolKind, Type};
 use skipper_xabsl::{check, compile_path, parser};
 use std::hint::black_box;
@@ -88,20 +89,27 @@ fn load(path: &Path, define: Option<(&str, &str)>) -> Engine {
 fn bench_agent(c: &mut Criterion, name: &str, mut e: Engine) {
     let frames = frames(&e, 512, 12345);
     let mut g = c.benchmark_group(name);
-    let mut i = 0usize;
     let mut t = 1000u64;
-    g.bench_function("cycle", |b| {
-        b.iter(|| {
-            let f = &frames[i % frames.len()];
-            for &(s, v) in f {
-                e.set_input(s, v);
-            }
-            e.execute(t);
-            t += 10;
-            i += 1;
-            black_box(e.path().len())
-        })
-    });
+    // native code (the default), then the interpreter
+    for (label, backend) in [
+        ("cycle", Backend::Native),
+        ("cycle_interpreter", Backend::Interpreter),
+    ] {
+        e.set_backend(backend);
+        let mut i = 0usize;
+        g.bench_function(label, |b| {
+            b.iter(|| {
+                let f = &frames[i % frames.len()];
+                for &(s, v) in f {
+                    e.set_input(s, v);
+                }
+                e.execute(t);
+                t += 10;
+                i += 1;
+                black_box(e.path().len())
+            })
+        });
+    }
     let mut i = 0usize;
     g.bench_function("inputs_only", |b| {
         b.iter(|| {

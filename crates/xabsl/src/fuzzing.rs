@@ -1,10 +1,11 @@
 //! What the fuzz target runs, also replayed over its corpus by a regular test: the bytes,
 //! split at lines `%%`, as files `agents.xabsl`, `f1.xabsl`, `f2.xabsl`, ... (so an
 //! input can be a whole agent with its includes), checked; when they check, their
-//! intermediate code, engine (a few cycles), documentation and Graphviz. Any input must
+//! intermediate code, engine (a few cycles, native code and interpreter side by side),
+//! documentation and Graphviz. Any input must
 //! end in diagnostics or results, never a panic or a hang.
 
-use crate::engine::Engine;
+use crate::engine::{Backend, Engine};
 use crate::loader::MemLoader;
 use std::sync::Arc;
 
@@ -29,11 +30,22 @@ pub fn run(data: &[u8]) {
     if c.program.options.len() <= 64 {
         let _ = crate::doc::generate(&c.program);
     }
-    let Ok(mut e) = Engine::new(Arc::new(c.program)) else {
+    let p = Arc::new(c.program);
+    let (Ok(mut native), Ok(mut interp)) = (Engine::new(p.clone()), Engine::new(p)) else {
         return;
     };
+    interp.set_backend(Backend::Interpreter);
+    // the machine code must do what the interpreter does
     for t in 0..5 {
-        e.execute(100 * t);
+        native.execute(100 * t);
+        interp.execute(100 * t);
+        assert_eq!(
+            native.path(),
+            interp.path(),
+            "cycle {t}: the backends disagree"
+        );
+        assert_eq!(native.executed(), interp.executed(), "cycle {t}");
+        assert_eq!(native.problems(), interp.problems(), "cycle {t}");
     }
 }
 

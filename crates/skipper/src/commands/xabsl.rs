@@ -84,6 +84,7 @@ Exit status: 0 when written, 2 when the agents do not check or there is no such 
   skipper xabsl run agents.xabsl --inputs inputs.jsonl --define 'in.scaled(k)=in.f0*k'
   skipper xabsl run agents.xabsl --inputs - < inputs.jsonl > trace.jsonl
   skipper xabsl run agents.xabsl --inputs golden.trace.jsonl --agent striker -o ours.jsonl
+  skipper xabsl run agents.xabsl --inputs inputs.jsonl --interpreter > interpreted.jsonl
 
 An input line: {\"time_ms\": 1000, \"inputs\": {\"ball.seen\": true, \"mode\": \"mode.attack\"}}
 (`time_ms` defaults to the last plus 100; inputs not given keep their values). An output
@@ -107,6 +108,10 @@ Exit status: 0 when every line ran, 2 for agents that do not check or a bad inpu
         /// Write to this file instead of standard output.
         #[arg(short, long, value_name = "FILE")]
         output: Option<PathBuf>,
+        /// Run the engine's interpreter instead of native code (the same results; to
+        /// cross-check, or where native code is not available).
+        #[arg(long)]
+        interpreter: bool,
     },
 }
 
@@ -163,7 +168,15 @@ pub fn run(args: XabslArgs) -> Result<u8, Failure> {
             define,
             agent,
             output,
-        } => run_offline(&file, &inputs, &define, agent.as_deref(), output.as_deref()),
+            interpreter,
+        } => run_offline(
+            &file,
+            &inputs,
+            &define,
+            agent.as_deref(),
+            output.as_deref(),
+            interpreter,
+        ),
     }
 }
 
@@ -245,10 +258,14 @@ fn run_offline(
     defines: &[String],
     agent: Option<&str>,
     output: Option<&Path>,
+    interpreter: bool,
 ) -> Result<u8, Failure> {
     let c = compiled(file)?;
     let program = Arc::new(c.program);
     let mut engine = Engine::new(program.clone()).map_err(|e| Failure::bad_input(e.to_string()))?;
+    if interpreter {
+        engine.set_backend(skipper_xabsl::engine::Backend::Interpreter);
+    }
     if let Some(a) = agent {
         if !engine.select_agent(a) {
             let names: Vec<&str> = program.agents.iter().map(|a| a.name.as_str()).collect();

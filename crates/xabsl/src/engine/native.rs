@@ -135,6 +135,13 @@ impl Native {
 fn isa() -> Option<OwnedTargetIsa> {
     let mut flags = settings::builder();
     flags.set("opt_level", "speed").ok()?;
+    // Cranelift's IR verifier checks our lowering in debug builds (and the tests)
+    let verify = if cfg!(debug_assertions) {
+        "true"
+    } else {
+        "false"
+    };
+    flags.set("enable_verifier", verify).ok()?;
     let builder = cranelift_native::builder().ok()?;
     builder.finish(settings::Flags::new(flags)).ok()
 }
