@@ -283,3 +283,124 @@ fn names_are_checked() {
     let e = Node::new(c).err().unwrap().to_string();
     assert!(e.contains("ROS master at http://127.0.0.1:1/"), "{e}");
 }
+
+/// A message body: its number, then bytes that repeat it (so a frame cut or mixed with
+/// another shows).
+fn numbered(i: u32, len: usize) -> Vec<u8> {
+    let mut b = i.to_le_bytes().to_vec();
+    b.resize(len, i as u8);
+    b
+}
+
+fn number_of(b: &[u8]) -> u32 {
+    let i = u32::from_le_bytes(b[..4].try_into().unwrap());
+    assert!(
+        b[4..].iter().all(|&x| x == i as u8),
+        "message {i} is corrupt"
+    );
+    i
+}
+
+#[test]
+fn a_subscriber_that_never_reads_holds_up_nobody_and_frames_stay_whole() {
+    let m = FakeMaster::start().unwrap();
+    let publisher_node = node(&m, "/talker");
+    let p = publisher_node
+        .advertise(
+            "/big",
+            "std_msgs/String",
+            "992ce8a1687cec8c8bd883ec73ca41d1",
+            "string data\n",
+            false,
+        )
+        .unwrap();
+    // a subscriber that reads every message, one that reads slowly, one that never reads
+    let got = Arc::new(Mutex::new(Vec::<u32>::new()));
+    let g = got.clone();
+    let listener = node(&m, "/listener");
+    let _sub = listener
+        .subscribe(
+            "/big",
+            "std_msgs/String",
+            "992ce8a1687cec8c8bd883ec73ca41d1",
+            "string data\n",
+            Arc::new(move |b: &[u8], _: &str| {
+                g.lock().unwrap().push(number_of(b));
+                Ok(())
+            }),
+        )
+        .unwrap();
+    let h = Header::default()
+        .with("callerid", "/stalled")
+        .with("topic", "/big")
+        .with("md5sum", "992ce8a1687cec8c8bd883ec73ca41d1")
+        .with("type", "std_msgs/String");
+    let (stalled, reply) = subscribe_raw(publisher_node.tcpros_addr(), &h);
+    assert!(reply.is_ok(), "{reply:?}");
+    let (mut slow, reply) = subscribe_raw(
+        publisher_node.tcpros_addr(),
+        &h.clone().with("callerid", "/slow"),
+    );
+    assert!(reply.is_ok(), "{reply:?}");
+    let slow_reader = std::thread::spawn(move || {
+        let mut seen = Vec::new();
+        let mut buf = Vec::new();
+        slow.set_read_timeout(Some(Duration::from_secs(10)))
+            .unwrap();
+        while tcpros::read_frame(&mut slow, &mut buf).is_ok() {
+            seen.push(number_of(&buf));
+            if seen.len() < 300 {
+                std::thread::sleep(Duration::from_millis(2));
+            }
+            if seen.last() == Some(&1999) {
+                break;
+            }
+        }
+        seen
+    });
+    // wait until the listener is connected
+    for _ in 0..500 {
+        if p.subscribers().len() == 3 {
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    assert_eq!(p.subscribers().len(), 3, "{:?}", p.subscribers());
+    // 2000 messages of 64 KiB (125 MiB): far more than the stalled subscriber's socket
+    // buffers; publishing goes on, paced by the listener that reads everything
+    let (done_tx, done_rx) = std::sync::mpsc::channel();
+    let g = got.clone();
+    std::thread::spawn(move || {
+        for i in 0..2000u32 {
+            p.publish(&numbered(i, 64 << 10));
+            for _ in 0..1000 {
+                if g.lock().unwrap().len() > i as usize {
+                    break;
+                }
+                std::thread::sleep(Duration::from_millis(1));
+            }
+        }
+        let _ = done_tx.send(p);
+    });
+    let p = done_rx
+        .recv_timeout(Duration::from_secs(120))
+        .expect("publishing got stuck behind the subscriber that never reads");
+    let got = got.lock().unwrap().clone();
+    assert_eq!(
+        got,
+        (0..2000).collect::<Vec<u32>>(),
+        "the listener got every message in order"
+    );
+    assert!(
+        publisher_node.stats().dropped.load(Ordering::Relaxed) > 0,
+        "the stalled subscriber's queue overflowed"
+    );
+    let seen = slow_reader.join().unwrap();
+    assert!(
+        seen.windows(2).all(|w| w[0] < w[1]),
+        "the slow subscriber got them in order"
+    );
+    assert!(!seen.is_empty());
+    drop(stalled);
+    drop(p);
+}

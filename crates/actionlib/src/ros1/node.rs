@@ -3,20 +3,23 @@
 //! `rosnode` use), publishes and subscribes over TCPROS.
 //!
 //! Threads: one accepting XML-RPC calls, one accepting TCPROS subscribers, one writer per
-//! subscriber connection (fed through a bounded queue, so a slow subscriber never blocks
-//! a publisher), one reader per publisher we subscribe to. Every socket has TCP_NODELAY.
+//! subscriber connection, one reader per publisher we subscribe to. A publisher writes a
+//! message to a subscriber itself when nothing is queued for it and the socket takes it
+//! without blocking (one system call, no thread woken); otherwise the message waits in
+//! the connection's bounded queue for its writer thread, so a slow subscriber never
+//! blocks a publisher (beyond the queue, messages are dropped and counted). Every socket
+//! has TCP_NODELAY.
 //! A bad peer (malformed header, wrong md5sum, oversized or truncated message, garbage
 //! XML-RPC) gets an error, its connection is closed, it is counted in [`NodeStats`], and
 //! the node keeps serving the others.
 
 use super::tcpros::{self, Header, TcprosError};
 use super::xmlrpc::{self, Value};
-use std::collections::HashMap;
+use std::collections::{HashMap, VecDeque};
 use std::io::{BufReader, Write};
 use std::net::{IpAddr, Ipv4Addr, Shutdown, SocketAddr, TcpListener, TcpStream, ToSocketAddrs};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::mpsc::{sync_channel, RecvTimeoutError, SyncSender, TrySendError};
-use std::sync::{Arc, Mutex, MutexGuard};
+use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::thread::JoinHandle;
 use std::time::Duration;
 
@@ -101,9 +104,96 @@ pub type Handler = Arc<dyn Fn(&[u8], &str) -> Result<(), String> + Send + Sync>;
 struct SubConn {
     id: u64,
     callerid: String,
-    tx: SyncSender<Arc<Vec<u8>>>,
+    out: Arc<Outbox>,
     stream: TcpStream,
     alive: Arc<AtomicBool>,
+}
+
+/// The frames on their way to one subscriber. The publishing thread writes a frame
+/// itself when nothing is waiting and the socket takes it without blocking (one system
+/// call, no thread to wake); otherwise the frame waits here for the connection's writer
+/// thread, which may block on a slow subscriber without holding anybody up.
+struct Outbox {
+    q: Mutex<OutQueue>,
+    ready: Condvar,
+    /// at most this many frames wait (more are dropped and counted)
+    cap: usize,
+}
+
+#[derive(Default)]
+struct OutQueue {
+    /// frames and how much of each was written already
+    frames: VecDeque<(Arc<Vec<u8>>, usize)>,
+    /// the writer thread is writing a frame (outside the lock)
+    busy: bool,
+    closed: bool,
+}
+
+/// What became of a frame handed to an [`Outbox`].
+enum Sent {
+    /// written or queued
+    Ok,
+    /// the queue was full: dropped
+    Dropped,
+    /// the connection is gone
+    Closed,
+}
+
+impl Outbox {
+    fn new(cap: usize) -> Self {
+        Self {
+            q: Mutex::new(OutQueue::default()),
+            ready: Condvar::new(),
+            cap,
+        }
+    }
+
+    /// Write `f` now if nothing is ahead of it and the socket takes it at once, else
+    /// queue it for the writer thread (order kept).
+    fn send(&self, s: &TcpStream, f: &Arc<Vec<u8>>) -> Sent {
+        let mut q = lock(&self.q);
+        if q.closed {
+            return Sent::Closed;
+        }
+        if q.frames.is_empty() && !q.busy {
+            let written = match send_now(s, f) {
+                Ok(n) => n,
+                Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => 0,
+                Err(_) => {
+                    q.closed = true;
+                    self.ready.notify_one();
+                    return Sent::Closed;
+                }
+            };
+            if written >= f.len() {
+                return Sent::Ok;
+            }
+            q.frames.push_back((f.clone(), written));
+        } else if q.frames.len() >= self.cap {
+            return Sent::Dropped;
+        } else {
+            q.frames.push_back((f.clone(), 0));
+        }
+        self.ready.notify_one();
+        Sent::Ok
+    }
+
+    fn close(&self) {
+        lock(&self.q).closed = true;
+        self.ready.notify_one();
+    }
+}
+
+/// Write without blocking: how much the socket took.
+#[cfg(unix)]
+fn send_now(s: &TcpStream, f: &[u8]) -> std::io::Result<usize> {
+    socket2::SockRef::from(s).send_with_flags(f, libc::MSG_DONTWAIT | libc::MSG_NOSIGNAL)
+}
+
+/// Elsewhere every frame goes through the writer thread.
+#[cfg(not(unix))]
+fn send_now(_: &TcpStream, _: &[u8]) -> std::io::Result<usize> {
+    Ok(0)
 }
 
 struct PubTopic {
@@ -682,42 +772,60 @@ fn serve_subscriber(inner: &Arc<Inner>, mut s: TcpStream) {
         return;
     }
     let _ = s.set_read_timeout(None);
-    let (tx, rx) = sync_channel::<Arc<Vec<u8>>>(inner.queue_size);
+    let out = Arc::new(Outbox::new(inner.queue_size));
     let alive = Arc::new(AtomicBool::new(true));
     let Ok(stream) = s.try_clone() else { return };
     {
         let mut conns = lock(&p.conns);
         if p.latched {
             if let Some(last) = lock(&p.last).clone() {
-                let _ = tx.try_send(last);
+                lock(&out.q).frames.push_back((last, 0));
             }
         }
         conns.push(SubConn {
             id: inner.next_conn.fetch_add(1, Ordering::Relaxed),
             callerid: callerid.to_string(),
-            tx,
+            out: out.clone(),
             stream,
             alive: alive.clone(),
         });
     }
     let _ = s.set_read_timeout(Some(Duration::from_millis(1)));
+    // the writer: what the publishing threads could not write at once
     loop {
-        match rx.recv_timeout(Duration::from_secs(1)) {
-            Ok(f) => {
-                if s.write_all(&f).is_err() {
+        let next = {
+            let mut q = lock(&out.q);
+            if q.frames.is_empty() && !q.closed {
+                q = match out.ready.wait_timeout(q, Duration::from_secs(1)) {
+                    Ok((g, _)) => g,
+                    Err(p) => p.into_inner().0,
+                };
+            }
+            if q.closed {
+                break;
+            }
+            let next = q.frames.pop_front();
+            q.busy = next.is_some();
+            next
+        };
+        match next {
+            Some((f, done)) => {
+                let ok = s.write_all(f.get(done..).unwrap_or(&[])).is_ok();
+                lock(&out.q).busy = false;
+                if !ok {
                     break;
                 }
             }
-            Err(RecvTimeoutError::Timeout) => {
+            None => {
                 // a subscriber never sends after its header: end of stream means it left
                 let mut b = [0u8; 1];
                 if matches!(s.peek(&mut b), Ok(0)) {
                     break;
                 }
             }
-            Err(RecvTimeoutError::Disconnected) => break,
         }
     }
+    out.close();
     alive.store(false, Ordering::SeqCst);
     let _ = s.shutdown(Shutdown::Both);
     lock(&p.conns).retain(|c| c.alive.load(Ordering::SeqCst));
@@ -726,6 +834,7 @@ fn serve_subscriber(inner: &Arc<Inner>, mut s: TcpStream) {
 fn close_pub(p: &PubTopic) {
     for c in lock(&p.conns).drain(..) {
         c.alive.store(false, Ordering::SeqCst);
+        c.out.close();
         let _ = c.stream.shutdown(Shutdown::Both);
     }
 }
@@ -898,9 +1007,9 @@ impl Publisher {
             if !c.alive.load(Ordering::SeqCst) {
                 return false;
             }
-            match c.tx.try_send(f.clone()) {
-                Ok(()) => true,
-                Err(TrySendError::Full(_)) => {
+            match c.out.send(&c.stream, &f) {
+                Sent::Ok => true,
+                Sent::Dropped => {
                     self.node
                         .inner
                         .stats
@@ -908,7 +1017,7 @@ impl Publisher {
                         .fetch_add(1, Ordering::Relaxed);
                     true
                 }
-                Err(TrySendError::Disconnected(_)) => false,
+                Sent::Closed => false,
             }
         });
     }

@@ -21,9 +21,12 @@
 //! (and gives 0, reported, for a zero divisor, where the reference crashes).
 //!
 //! The checked program is built into an executable form of typed trees ([`code`]),
-//! which is lowered to a flat list of instructions over one array of slots and run by
-//! a small interpreter (`vm`): one loop for the whole cycle, options entered and left
-//! on a stack of frames rather than by recursion.
+//! which is lowered to a flat list of instructions over one array of slots (`vm`). By
+//! default every option of that list is compiled to machine code with Cranelift on the
+//! first cycle (`native`, [`Backend::Native`]); the interpreter (`vm`: one loop for the
+//! whole cycle, options entered and left on a stack of frames) runs it where that is not
+//! available or when asked ([`Backend::Interpreter`]). Both share the Rust code of the
+//! bookkeeping (activation, times, path, basic behaviors) and give the same results.
 //!
 //! Nothing in a steady-state cycle allocates: values live in one array of slots, the
 //! instructions are built at load time, and the activation path, the list of basic
