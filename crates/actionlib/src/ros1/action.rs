@@ -11,8 +11,7 @@ use crate::msg::Message;
 use crate::server::action_server::{ActionServer, ServerConfig};
 use crate::transport::{ClientSink, ServerSink};
 use std::marker::PhantomData;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::thread::JoinHandle;
 use std::time::Duration;
 
@@ -67,6 +66,10 @@ pub fn subscribe<M: Message>(
         Ok(())
     });
     node.subscribe(topic, M::type_name(), M::md5sum(), M::definition(), handler)
+}
+
+fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|p| p.into_inner())
 }
 
 struct ServerPubs<A: Action> {
@@ -128,7 +131,8 @@ pub fn server_config_from_params(node: &Node, ns: &str) -> ServerConfig {
 pub struct ActionServerBinding {
     _goal: Subscriber,
     _cancel: Subscriber,
-    stop: Arc<AtomicBool>,
+    /// set (and notified) when the binding is dropped: the status timer ends
+    stop: Arc<(Mutex<bool>, Condvar)>,
     timer: Option<JoinHandle<()>>,
 }
 
@@ -154,7 +158,7 @@ impl ActionServerBinding {
         let cancel = subscribe::<GoalId>(node, &format!("{ns}/cancel"), move |m, _| {
             s.handle_cancel(m)
         })?;
-        let stop = Arc::new(AtomicBool::new(false));
+        let stop = Arc::new((Mutex::new(false), Condvar::new()));
         let freq = server.config().status_frequency;
         let timer = if freq.is_finite() && freq > 0.0 {
             let period = Duration::from_secs_f64(1.0 / freq);
@@ -162,17 +166,26 @@ impl ActionServerBinding {
             std::thread::Builder::new()
                 .name("actionlib-status".into())
                 .spawn(move || {
+                    // asleep until the next publication or until the binding is dropped
+                    let (flag, wake) = &*stop2;
                     let mut next = std::time::Instant::now() + period;
-                    while !stop2.load(Ordering::SeqCst) {
+                    let mut stopped = lock(flag);
+                    while !*stopped {
                         let now = std::time::Instant::now();
                         if now >= next {
+                            drop(stopped);
                             s.publish_status();
                             next += period;
                             if next < now {
                                 next = now + period;
                             }
+                            stopped = lock(flag);
+                            continue;
                         }
-                        std::thread::sleep((next - now.min(next)).min(Duration::from_millis(50)));
+                        stopped = match wake.wait_timeout(stopped, next - now) {
+                            Ok((g, _)) => g,
+                            Err(p) => p.into_inner().0,
+                        };
                     }
                 })
                 .ok()
@@ -190,7 +203,8 @@ impl ActionServerBinding {
 
 impl Drop for ActionServerBinding {
     fn drop(&mut self) {
-        self.stop.store(true, Ordering::SeqCst);
+        *lock(&self.stop.0) = true;
+        self.stop.1.notify_all();
         if let Some(t) = self.timer.take() {
             let _ = t.join();
         }

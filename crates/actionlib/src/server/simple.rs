@@ -320,11 +320,9 @@ impl<A: Action> SimpleActionServer<A> {
             {
                 let mut st = lock(&self.shared.state);
                 while !st.shutdown && !st.new_goal {
-                    // woken at once by a new goal; the timeout only bounds shutdown
-                    st = self
-                        .shared
-                        .wake
-                        .wait_timeout(st, Duration::from_millis(100));
+                    // woken at once by a new goal and by shutdown (the timeout is a
+                    // safety net only: an idle server wakes once in 5 s)
+                    st = self.shared.wake.wait_timeout(st, Duration::from_secs(5));
                 }
                 if st.shutdown {
                     return;
