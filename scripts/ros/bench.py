@@ -12,8 +12,12 @@ list is: every finished goal stays in it for status_list_timeout (5 s), so back 
 at 500 goals/s it holds ~2,500 goals and the Python client spends its time decoding
 them, whatever the server. The largest list the client saw is printed.
 
+BENCH_TIMES=FILE writes every round trip (ms); BENCH_NO_GC=1 turns the client's garbage
+collector off while measuring (a diagnostic of where the tail comes from).
+
 Usage: python3 bench.py NAME SERVER_NS SERVER_PID [GOALS [RATE]]
 """
+import gc
 import os
 import sys
 import time
@@ -83,6 +87,10 @@ def main():
         i0, w0 = cpu(pid), time.time()
         time.sleep(5)
         idle = (cpu(pid) - i0) / (time.time() - w0)
+    if os.environ.get("BENCH_NO_GC"):
+        # a diagnostic: the client's garbage collector out of the tail
+        gc.collect()
+        gc.disable()
     longest[0] = 0
     status_msgs[0] = 0
     times = []

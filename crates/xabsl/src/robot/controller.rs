@@ -616,6 +616,9 @@ impl XabslController {
         let n_inputs = inputs.len();
         let n_sym = program.symbols.len();
         let n_bb = program.behaviors.len();
+        // native code now, not in the first control cycle
+        let mut engine = engine;
+        engine.prepare();
         Ok(XabslController {
             name: format!("xabsl:{agent}"),
             engine,
