@@ -17,7 +17,8 @@
 //! - `bench_simple` (actionlib/Test, SimpleActionServer with a goal callback): accepts
 //!   each goal, publishes one feedback and succeeds at once (scripts/ros/bench.sh).
 //!
-//! Usage: `reference_servers [NODE_NAME]` (ROS_MASTER_URI as usual); runs until killed.
+//! Usage: `reference_servers [NODE_NAME]` (ROS_MASTER_URI as usual); runs until Ctrl-C
+//! (SIGINT) or until the master asks the node to shut down.
 
 use skipper_actionlib::msg::test_actions::*;
 use skipper_actionlib::ros1::action::server_config_from_params;
@@ -208,10 +209,16 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     });
     bench.start();
 
+    // until Ctrl-C (SIGINT) or the master asks the node to shut down
+    let interrupted = Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let flag = interrupted.clone();
+    ctrlc::set_handler(move || flag.store(true, std::sync::atomic::Ordering::SeqCst))?;
     println!("reference servers ready on {}", node.uri());
     loop {
         std::thread::sleep(Duration::from_millis(200));
-        if node.shutdown_requested() {
+        if node.shutdown_requested() || interrupted.load(std::sync::atomic::Ordering::SeqCst) {
+            // unregister from the master (the servers' threads keep their publishers)
+            node.shutdown();
             return Ok(());
         }
     }

@@ -167,8 +167,15 @@ impl Parser {
                 Body::Agents(agents)
             }
             _ => {
-                if self.peek() == Tok::DocComment {
+                let doc = self.peek() == Tok::DocComment;
+                if doc {
                     self.bump();
+                }
+                if doc && self.peek() == Tok::Kw(K::Include) {
+                    // a doc comment belongs to what follows it: includes have none
+                    return Err(self
+                        .error_here("an option, a namespace or an agent after the doc comment `/** ... */`")
+                        .note("a doc comment documents the option, namespace or agent right after it; before `include` write `/* ... */`, or `/*** ... */` as the file's initial comment"));
                 }
                 return Err(self.error_here(
                     "`include`, `option`, `namespace` or `agent` (a file holds includes, then one option, one namespace or agents)",

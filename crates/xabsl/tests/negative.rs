@@ -151,6 +151,22 @@ fn comment_tokenizer_cases() {
 }
 
 #[test]
+fn a_doc_comment_before_an_include_is_explained() {
+    expect(
+        "doc_comment_before_include",
+        &[("X2537", "doc_comment_before_include.xabsl:2:1")],
+    );
+    let d = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/negative");
+    let c = compile_path(d.join("doc_comment_before_include.xabsl"));
+    let text = c.render();
+    assert!(text.contains("after the doc comment"), "{text}");
+    assert!(
+        !text.contains("found `include`") || !text.contains("expected `include`"),
+        "{text}"
+    );
+}
+
+#[test]
 fn garbage() {
     expect("binary_garbage", &[("X2573", "binary_garbage.xabsl:1:1")]);
     expect("text_garbage", &[("X2537", "text_garbage.xabsl:1:1")]);
