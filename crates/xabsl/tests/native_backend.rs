@@ -228,3 +228,51 @@ fn a_panicking_input_function_panics_out_of_the_cycle() {
         assert!(panicked, "{backend:?}: the agent never read in.scaled");
     }
 }
+
+/// An agent whose options call each other in a chain `depth` long.
+fn chain(depth: usize) -> Arc<Program> {
+    let mut files = skipper_xabsl::loader::MemLoader::new();
+    files.add(
+        "bb.xabsl",
+        "/** behaviors */\nnamespace bb(\"Behaviors\") {\n  behavior idle {\n  }\n}\n",
+    );
+    let mut agents = String::from("include \"bb.xabsl\";\n");
+    for i in (0..depth).rev() {
+        let call = if i + 1 < depth {
+            format!("o{}();", i + 1)
+        } else {
+            "idle();".to_string()
+        };
+        files.add(
+            format!("o{i}.xabsl"),
+            format!(
+                "/** link {i} */\noption o{i} {{\n  initial state s {{\n    decision {{\n      stay;\n    }}\n    action {{\n      {call}\n    }}\n  }}\n}}\n"
+            ),
+        );
+        agents.push_str(&format!("include \"o{i}.xabsl\";\n"));
+    }
+    agents.push_str("agent a(\"A\", o0);\n");
+    files.add("agents.xabsl", agents);
+    let c = skipper_xabsl::compile("agents.xabsl", &files);
+    assert!(!c.diagnostics.has_errors(), "{}", c.render());
+    Arc::new(c.program)
+}
+
+#[test]
+fn a_very_deep_chain_of_options_stays_with_the_interpreter() {
+    for (depth, native) in [(100, true), (600, false)] {
+        let mut e = Engine::new(chain(depth)).unwrap();
+        e.execute(0);
+        e.execute(100);
+        assert_eq!(e.path().len(), depth);
+        assert_eq!(e.executed().len(), 1);
+        if cfg!(any(target_arch = "x86_64", target_arch = "aarch64")) {
+            let want = if native {
+                Backend::Native
+            } else {
+                Backend::Interpreter
+            };
+            assert_eq!(e.backend(), want, "a chain of {depth}");
+        }
+    }
+}
