@@ -3,7 +3,7 @@
 //! path and the basic behaviors recorded.
 
 use skipper_core::alloc_count::allocations_in;
-use skipper_xabsl::engine::Engine;
+use skipper_xabsl::engine::{Backend, Engine};
 use skipper_xabsl::{check, compile_path, parser};
 use std::path::Path;
 use std::sync::Arc;
@@ -48,14 +48,19 @@ fn frames(engine: &Engine, trace: &str) -> Vec<Vec<(usize, f64)>> {
         .collect()
 }
 
+/// Both ways of running a cycle.
+const BACKENDS: [Backend; 2] = [Backend::Native, Backend::Interpreter];
+
 #[test]
 fn steady_state_cycles_do_not_allocate() {
     let d = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/golden");
-    for (name, closure) in [("seed7-N20", false), ("seed7-N5", true)] {
+    let runs = [("seed7-N20", false), ("seed7-N5", true)];
+    for ((name, closure), backend) in runs.into_iter().flat_map(|r| BACKENDS.map(|b| (r, b))) {
         let c = compile_path(d.join(name).join("agents.xabsl"));
         assert!(!c.diagnostics.has_errors());
         let p = Arc::new(c.program);
         let mut e = Engine::new(p.clone()).unwrap();
+        e.set_backend(backend);
         let scaled = p.symbol("in.scaled").unwrap();
         if closure {
             e.bind_input(scaled, Arc::new(|k: &[f64]| 0.25 * k[0]))
@@ -87,7 +92,7 @@ fn steady_state_cycles_do_not_allocate() {
                 }
             }
         });
-        assert_eq!(n, 0, "{name}: allocations in 1000 cycles");
+        assert_eq!(n, 0, "{name}, {backend:?}: allocations in 1000 cycles");
         assert!(!e.path().is_empty());
     }
 }
@@ -98,14 +103,16 @@ fn steady_state_cycles_do_not_allocate() {
 #[test]
 fn other_agents_do_not_allocate() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    for agents in [
+    let files = [
         root.join("../../examples/xabsl/turn_and_release/agents.xabsl"),
         root.join("tests/data/ic/coverage/agents.xabsl"),
-    ] {
-        let c = compile_path(&agents);
+    ];
+    for (agents, backend) in files.iter().flat_map(|f| BACKENDS.map(|b| (f, b))) {
+        let c = compile_path(agents);
         assert!(!c.diagnostics.has_errors(), "{}", c.render());
         let p = Arc::new(c.program);
         let mut e = Engine::new(p.clone()).unwrap();
+        e.set_backend(backend);
         let inputs: Vec<usize> = (0..p.symbols.len())
             .filter(|&s| {
                 p.symbols[s].kind == skipper_xabsl::model::SymbolKind::Input && e.input_is_value(s)
@@ -127,7 +134,12 @@ fn other_agents_do_not_allocate() {
         let mut t = 1000;
         run(&mut e, 500, &mut t);
         let n = allocations(|| run(&mut e, 1000, &mut t));
-        assert_eq!(n, 0, "{}: allocations in 1000 cycles", agents.display());
+        assert_eq!(
+            n,
+            0,
+            "{}, {backend:?}: allocations in 1000 cycles",
+            agents.display()
+        );
         assert!(!e.path().is_empty());
     }
 }

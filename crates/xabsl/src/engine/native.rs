@@ -67,7 +67,7 @@ impl Native {
     pub(crate) fn compile(vm: &Vm) -> Option<Native> {
         // option calls are machine calls: a chain deeper than this stays interpreted
         // (its frames are on the heap) rather than risk the thread's stack
-        if call_depth(vm)? > MAX_CALL_DEPTH {
+        if vm.depth > MAX_CALL_DEPTH {
             return None;
         }
         let isa = isa()?;
@@ -139,68 +139,6 @@ impl Native {
 /// The longest chain of option calls native code may make (a real agent's is a few
 /// dozen at most; each level costs a machine stack frame of about a hundred bytes).
 const MAX_CALL_DEPTH: usize = 512;
-
-/// The longest chain of option calls of the program (`None` if the calls had a cycle,
-/// which the engine refuses before this).
-fn call_depth(vm: &Vm) -> Option<usize> {
-    let n = vm.option_states.len();
-    // the options each option calls, from the instructions of its states
-    let mut callees: Vec<Vec<usize>> = vec![Vec::new(); n];
-    for (o, c) in callees.iter_mut().enumerate() {
-        let (first, k) = *vm.option_states.get(o)?;
-        for g in first..first + k {
-            let st = vm.states.get(g as usize)?;
-            let from = st.decision as usize;
-            let Some(code) = vm.ins.get(from..) else {
-                continue;
-            };
-            let end = code.iter().position(|i| matches!(i, Ins::End)).unwrap_or(0);
-            for i in code.get(..end).unwrap_or(&[]) {
-                if let Ins::CallOption(callee, ..) = i {
-                    c.push(*callee as usize);
-                }
-            }
-        }
-    }
-    // depth of each option, callees first (an explicit stack: no recursion here either)
-    let mut depth: Vec<Option<usize>> = vec![None; n];
-    let mut on_stack = vec![false; n];
-    for root in 0..n {
-        let mut stack = vec![(root, 0usize)];
-        while let Some(&(o, next)) = stack.last() {
-            if depth.get(o).copied().flatten().is_some() {
-                stack.pop();
-                continue;
-            }
-            *on_stack.get_mut(o)? = true;
-            match callees.get(o)?.get(next) {
-                Some(&c) => {
-                    if let Some(top) = stack.last_mut() {
-                        top.1 += 1;
-                    }
-                    if depth.get(c).copied().flatten().is_none() {
-                        if *on_stack.get(c)? {
-                            return None;
-                        }
-                        stack.push((c, 0));
-                    }
-                }
-                None => {
-                    let d = callees
-                        .get(o)?
-                        .iter()
-                        .map(|&c| depth.get(c).copied().flatten().unwrap_or(0))
-                        .max()
-                        .map_or(1, |m| m + 1);
-                    *depth.get_mut(o)? = Some(d);
-                    *on_stack.get_mut(o)? = false;
-                    stack.pop();
-                }
-            }
-        }
-    }
-    Some(depth.into_iter().flatten().max().unwrap_or(0))
-}
 
 /// Cranelift's backend for this machine, optimising for speed.
 fn isa() -> Option<OwnedTargetIsa> {

@@ -221,7 +221,8 @@ pub(crate) struct Vm {
     pub(super) pairs: Vec<(u32, u32)>,
     subsequent: Vec<u32>,
     sets: Vec<u32>,
-    /// the longest chain of option calls (the frames a cycle needs)
+    /// the longest chain of option calls, the root option counted (the frames a cycle
+    /// needs)
     pub depth: usize,
     /// the initial state of each option (global index)
     initial_state: Vec<u32>,
@@ -300,7 +301,7 @@ impl<'a> Compiler<'a> {
                 pairs: Vec::new(),
                 subsequent: Vec::new(),
                 sets: Vec::new(),
-                depth: code.options.len() + 1,
+                depth: longest_call_chain(code),
                 initial_state: code.options.iter().map(|o| o.initial).collect(),
                 option_states: code
                     .options
@@ -905,6 +906,58 @@ impl<'a> Compiler<'a> {
     }
 }
 
+/// The longest chain of option calls: an option, one it calls in some state, one that
+/// calls, and so on (`options + 1` if the calls had a cycle, which the engine refuses
+/// before this). Without recursion, so that no chain is too long for it.
+fn longest_call_chain(code: &Code) -> usize {
+    let n = code.options.len();
+    let callees = |o: usize| {
+        code.options.get(o).into_iter().flat_map(|x| {
+            let states = code
+                .states
+                .get(x.first_state as usize..(x.first_state + x.n_states) as usize)
+                .unwrap_or(&[]);
+            states
+                .iter()
+                .flat_map(|st| st.subsequent.iter().map(|&c| c as usize))
+        })
+    };
+    // the chain starting at each option, callees first (an explicit stack)
+    let mut depth: Vec<Option<usize>> = vec![None; n];
+    let mut on_stack = vec![false; n];
+    for root in 0..n {
+        let mut stack = vec![root];
+        while let Some(&o) = stack.last() {
+            if depth.get(o).copied().flatten().is_some() {
+                stack.pop();
+                continue;
+            }
+            if let Some(x) = on_stack.get_mut(o) {
+                *x = true;
+            }
+            let pending = callees(o).find(|&c| depth.get(c).copied().flatten().is_none());
+            match pending {
+                Some(c) if on_stack.get(c).copied().unwrap_or(false) => return n + 1,
+                Some(c) => stack.push(c),
+                None => {
+                    let d = 1 + callees(o)
+                        .map(|c| depth.get(c).copied().flatten().unwrap_or(0))
+                        .max()
+                        .unwrap_or(0);
+                    if let Some(x) = depth.get_mut(o) {
+                        *x = Some(d);
+                    }
+                    if let Some(x) = on_stack.get_mut(o) {
+                        *x = false;
+                    }
+                    stack.pop();
+                }
+            }
+        }
+    }
+    depth.into_iter().flatten().max().unwrap_or(0).max(1)
+}
+
 /// A condition without effect: cheap ones, and `&&`/`||` of them.
 fn pure_cond(b: &B) -> bool {
     match b {
@@ -980,7 +1033,7 @@ fn b2f(b: bool) -> f64 {
 
 /// Milliseconds as a decimal value (exact below 2^53 ms).
 #[inline(always)]
-pub(super) fn ms(t: u64) -> f64 {
+fn ms(t: u64) -> f64 {
     t as i64 as f64
 }
 
