@@ -284,6 +284,13 @@ fn names_are_checked() {
     assert!(e.contains("ROS master at http://127.0.0.1:1/"), "{e}");
 }
 
+/// std_msgs/String: type, md5sum, definition.
+const STRING: (&str, &str, &str) = (
+    "std_msgs/String",
+    "992ce8a1687cec8c8bd883ec73ca41d1",
+    "string data\n",
+);
+
 /// A message body: its number, then bytes that repeat it (so a frame cut or mixed with
 /// another shows).
 fn numbered(i: u32, len: usize) -> Vec<u8> {
@@ -306,13 +313,7 @@ fn a_subscriber_that_never_reads_holds_up_nobody_and_frames_stay_whole() {
     let m = FakeMaster::start().unwrap();
     let publisher_node = node(&m, "/talker");
     let p = publisher_node
-        .advertise(
-            "/big",
-            "std_msgs/String",
-            "992ce8a1687cec8c8bd883ec73ca41d1",
-            "string data\n",
-            false,
-        )
+        .advertise("/big", STRING.0, STRING.1, STRING.2, false)
         .unwrap();
     // a subscriber that reads every message, one that reads slowly, one that never reads
     let got = Arc::new(Mutex::new(Vec::<u32>::new()));
@@ -321,9 +322,9 @@ fn a_subscriber_that_never_reads_holds_up_nobody_and_frames_stay_whole() {
     let _sub = listener
         .subscribe(
             "/big",
-            "std_msgs/String",
-            "992ce8a1687cec8c8bd883ec73ca41d1",
-            "string data\n",
+            STRING.0,
+            STRING.1,
+            STRING.2,
             Arc::new(move |b: &[u8], _: &str| {
                 g.lock().unwrap().push(number_of(b));
                 Ok(())
@@ -333,8 +334,8 @@ fn a_subscriber_that_never_reads_holds_up_nobody_and_frames_stay_whole() {
     let h = Header::default()
         .with("callerid", "/stalled")
         .with("topic", "/big")
-        .with("md5sum", "992ce8a1687cec8c8bd883ec73ca41d1")
-        .with("type", "std_msgs/String");
+        .with("md5sum", STRING.1)
+        .with("type", STRING.0);
     let (stalled, reply) = subscribe_raw(publisher_node.tcpros_addr(), &h);
     assert!(reply.is_ok(), "{reply:?}");
     let (mut slow, reply) = subscribe_raw(

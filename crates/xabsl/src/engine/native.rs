@@ -434,7 +434,7 @@ impl<'a, 'b> Lower<'a, 'b> {
         let mut starts = BTreeSet::new();
         for (k, i) in code.iter().enumerate() {
             let pc = start + k as u32;
-            if let Some(t) = target(i) {
+            if let Some(t) = i.target() {
                 if t < start || t > end {
                     return None;
                 }
@@ -737,30 +737,5 @@ impl<'a, 'b> Lower<'a, 'b> {
         } else {
             self.b.ins().brif(c, target, &[], next, &[]);
         }
-    }
-}
-
-/// The jump target of an instruction, if it jumps.
-fn target(i: &Ins) -> Option<u32> {
-    use Ins::*;
-    match *i {
-        Jmp(t) | Jz(_, t) | Jnz(_, t) | JDone1(_, t) | JNotDone1(_, t) => Some(t),
-        JLt(_, _, t)
-        | JNlt(_, _, t)
-        | JGt(_, _, t)
-        | JNgt(_, _, t)
-        | JLe(_, _, t)
-        | JNle(_, _, t)
-        | JGe(_, _, t)
-        | JNge(_, _, t)
-        | JEq(_, _, t)
-        | JNe(_, _, t)
-        | JEnumEq(_, _, t)
-        | JEnumNe(_, _, t)
-        | JDone(_, _, t)
-        | JNotDone(_, _, t)
-        | JIn(_, _, t)
-        | JNotIn(_, _, t) => Some(t),
-        _ => None,
     }
 }

@@ -133,10 +133,21 @@ pub(crate) enum Ins {
 
 impl Ins {
     fn set_target(&mut self, t: u32) {
+        if let Some(x) = self.target_mut() {
+            *x = t;
+        }
+    }
+
+    /// Where it jumps, if it is a jump.
+    pub(super) fn target(self) -> Option<u32> {
+        let mut i = self;
+        i.target_mut().copied()
+    }
+
+    fn target_mut(&mut self) -> Option<&mut u32> {
         use Ins::*;
         match self {
-            Jmp(x) => *x = t,
-            Jz(_, x) | Jnz(_, x) => *x = t,
+            Jmp(x) | Jz(_, x) | Jnz(_, x) | JDone1(_, x) | JNotDone1(_, x) => Some(x),
             JLt(_, _, x)
             | JNlt(_, _, x)
             | JGt(_, _, x)
@@ -152,9 +163,8 @@ impl Ins {
             | JDone(_, _, x)
             | JNotDone(_, _, x)
             | JIn(_, _, x)
-            | JNotIn(_, _, x) => *x = t,
-            JDone1(_, x) | JNotDone1(_, x) => *x = t,
-            _ => {}
+            | JNotIn(_, _, x) => Some(x),
+            _ => None,
         }
     }
 
