@@ -19,16 +19,9 @@ use std::hint::black_box;
 use std::path::Path;
 use std::sync::Arc;
 
-struct Lcg(u64);
-impl Lcg {
-    fn next(&mut self) -> f64 {
-        self.0 = self
-            .0
-            .wrapping_mul(6364136223846793005)
-            .wrapping_add(1442695040888963407);
-        (self.0 >> 11) as f64 / (1u64 << 53) as f64
-    }
-}
+#[path = "../tests/common/lcg.rs"]
+mod lcg;
+use lcg::Lcg;
 
 /// Input frames: (symbol, value) for every value input, per cycle.
 fn frames(e: &Engine, n: usize, seed: u64) -> Vec<Vec<(usize, f64)>> {

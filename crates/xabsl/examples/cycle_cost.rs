@@ -9,6 +9,10 @@ use skipper_xabsl::model::{SymbolKind, Type};
 use skipper_xabsl::{check, compile_path, parser};
 use std::sync::Arc;
 
+#[path = "../tests/common/lcg.rs"]
+mod lcg;
+use lcg::Lcg;
+
 fn main() {
     let args: Vec<String> = std::env::args().collect();
     let (Some(path), Some(n)) = (args.get(1), args.get(2)) else {
@@ -35,13 +39,8 @@ fn main() {
     let inputs: Vec<usize> = (0..p.symbols.len())
         .filter(|&s| p.symbols[s].kind == SymbolKind::Input && e.input_is_value(s))
         .collect();
-    let mut state = 12345u64;
-    let mut rnd = move || {
-        state = state
-            .wrapping_mul(6364136223846793005)
-            .wrapping_add(1442695040888963407);
-        (state >> 11) as f64 / (1u64 << 53) as f64
-    };
+    let mut lcg = Lcg(12345);
+    let mut rnd = move || lcg.next();
     let frames: Vec<Vec<(usize, f64)>> = (0..512)
         .map(|_| {
             inputs

@@ -32,18 +32,9 @@ fn agent_files() -> Vec<PathBuf> {
     v
 }
 
-/// A small deterministic generator (the test needs no crate for it).
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> f64 {
-        self.0 = self
-            .0
-            .wrapping_mul(6364136223846793005)
-            .wrapping_add(1442695040888963407);
-        (self.0 >> 11) as f64 / (1u64 << 53) as f64
-    }
-}
+#[path = "common/lcg.rs"]
+mod lcg;
+use lcg::Lcg;
 
 /// How the parameterised inputs are given.
 #[derive(Clone, Copy, Debug)]
@@ -96,7 +87,7 @@ fn compare(file: &Path, params: Params, cycles: usize, seed: u64) -> usize {
         let inputs: Vec<usize> = (0..p.symbols.len())
             .filter(|&s| p.symbols[s].kind == SymbolKind::Input && native.input_is_value(s))
             .collect();
-        let mut rng = Rng(seed);
+        let mut rng = Lcg(seed);
         let mut now = 1000u64;
         for cycle in 0..cycles {
             for &s in &inputs {
@@ -176,7 +167,7 @@ const EDGES: [f64; 12] = [
     0.0,
 ];
 
-fn pick(rng: &mut Rng, from: &[f64]) -> f64 {
+fn pick(rng: &mut Lcg, from: &[f64]) -> f64 {
     from[(rng.next() * from.len() as f64) as usize % from.len()]
 }
 
