@@ -227,6 +227,10 @@ impl Lrauv {
         }
     }
 
+    /// The vehicle's parameters.
+    pub fn params(&self) -> &LrauvParams {
+        &self.params
+    }
     /// The worksite.
     pub fn site(&self) -> &AuvSite {
         &self.site

@@ -34,6 +34,7 @@ pub enum ActionCommand {
   skipper action send /fibonacci_like goal=5 --master http://127.0.0.1:11311
   skipper action send /robot1/run_option option=turn_and_release parameters='{\"angle\": 90}'
   skipper action send /tethys/run_mission mission=examples/missions/circle_profile.lua
+  skipper action send /tethys/goto x=-200 y=100            fly the AUV of a mission run there (within 10 m)
 
 Action types: skipper_msgs/Goto (x, y, tolerance), skipper_msgs/RunOption (option,
 parameters), skipper_msgs/RunMission (mission), actionlib/Test (goal), actionlib/TwoInts

@@ -1,5 +1,6 @@
 //! `skipper run`: run a controller on the simulator or a real robot.
 
+use crate::controllers::auv_pilot::AuvPilot;
 use crate::controllers::goal::GoalRunner;
 use crate::controllers::mission_goal::MissionRunner;
 use crate::controllers::option::OptionRunner;
@@ -32,6 +33,7 @@ use std::time::Duration;
   skipper run examples/xabsl/soccer/agents.xabsl --world examples/worlds/soccer.world --ros
                                                           ... and `skipper action send /robot1/run_option option=play`
   skipper run examples/missions/test_mission.lua --ros    ... and `skipper action send /tethys/run_mission mission=m.lua`
+                                                          or `skipper action send /tethys/goto x=-200 y=100`
   skipper run --ros --ros-host 0.0.0.0                    reachable from other machines (set ROS_IP; prints a warning)
 
 Exit status: 0 when the run ended as planned (controller finished or time limit), 1 when
@@ -94,12 +96,12 @@ pub struct RunArgs {
     #[arg(long, requires = "serve")]
     pub allow_remote: bool,
     /// Join ROS 1: the master URI, or nothing for ROS_MASTER_URI (default
-    /// http://127.0.0.1:11311). Each robot then hosts the action server /<robot>/goto
-    /// (skipper_msgs/Goto), publishes /<robot>/pose and /<robot>/odom and obeys
-    /// /<robot>/cmd_vel; with an XABSL agent also /<robot>/run_option
-    /// (skipper_msgs/RunOption), with a mission the AUV /<auv>/run_mission
-    /// (skipper_msgs/RunMission). The run is paced by the wall clock and goes on until
-    /// --until or Ctrl-C.
+    /// http://127.0.0.1:11311). Each robot, and the AUV of a mission, then hosts the action
+    /// server /<robot>/goto (skipper_msgs/Goto), publishes /<robot>/pose and
+    /// /<robot>/odom and obeys /<robot>/cmd_vel; with an XABSL agent also
+    /// /<robot>/run_option (skipper_msgs/RunOption), with a mission the AUV
+    /// /<auv>/run_mission (skipper_msgs/RunMission). The run is paced by the wall clock
+    /// and goes on until --until or Ctrl-C.
     #[arg(long, value_name = "MASTER_URI", num_args = 0..=1, default_missing_value = "")]
     pub ros: Option<String>,
     /// With --ros: listen on this address instead of 127.0.0.1 (prints a warning: anyone
@@ -113,6 +115,7 @@ pub struct RunArgs {
 pub fn run(args: RunArgs) -> Result<u8, Failure> {
     let choice = ControllerChoice::parse(args.controller.as_deref())?.with_soar(&args.soar)?;
     let mut mission_goals = None;
+    let mut auv_limits = None;
     let mut option_goals = Vec::new();
     let (world, controllers) = match &choice {
         // a mission flies the AUV in the worksite of its workSite.cfg
@@ -123,8 +126,9 @@ pub fn run(args: RunArgs) -> Result<u8, Failure> {
                 ));
             }
             let m = mission::load(p)?;
-            let w: Box<dyn skipper_core::World> =
-                Box::new(mission::world(&m, args.world.as_deref(), args.seed)?);
+            let auv_world = mission::world(&m, args.world.as_deref(), args.seed)?;
+            auv_limits = Some(mission::auv_limits(&auv_world, &m));
+            let w: Box<dyn skipper_core::World> = Box::new(auv_world);
             let mc = mission::controller(m, &*w);
             let c: Box<dyn skipper_core::Controller> = if args.ros.is_some() {
                 // run_mission goals replace the mission; the run goes on after it ends
@@ -240,9 +244,14 @@ pub fn run(args: RunArgs) -> Result<u8, Failure> {
             }
             runner.set_controller(i, c);
         } else if let (Some(link), Some(h)) = (&ros, mission_goals.take()) {
+            // goto goals fly the AUV through a goal runner over the mission, which is
+            // held while a goal runs
             let name = names.get(i).map(String::as_str).unwrap_or("auv");
             let origin = mission::origin(runner.world()).unwrap_or((0.0, 0.0));
-            runner.set_controller(i, link.auv(name, h, c, origin)?);
+            let limits = auv_limits.unwrap_or_default();
+            let pilot = AuvPilot::new(origin, limits);
+            let (g, goals) = GoalRunner::with_pilot(Some(c), Box::new(pilot));
+            runner.set_controller(i, link.auv(name, h, goals, Box::new(g), origin, limits)?);
         } else {
             runner.set_controller(i, c);
         }

@@ -1,20 +1,17 @@
-//! The goal runner: drives a robot to goals sent from outside the run (an actionlib
+//! The goal runner: drives a vehicle to goals sent from outside the run (an actionlib
 //! `goto` goal, a click on the dashboard's map), on top of the run's own controller.
 //!
-//! While a goal is active it drives the robot there (turning toward the goal, then
-//! driving, slowing near it, going round what the front sonars see), and the inner
-//! controller is not stepped; with no goal, the inner controller drives (or the robot
-//! stands still if there is none). A new goal preempts the active one; a cancel stops the
-//! robot. Goals and statuses cross threads through a [`GoalHandle`].
+//! While a goal is active its [`Pilot`] steers the vehicle there (a ground robot turns
+//! toward the goal, drives, slows near it and goes round what its front sonars see; the
+//! AUV heads for it at cruise speed holding its depth), and the inner controller is not
+//! stepped: it is held, and drives again from the cycle after the goal ends. With no goal,
+//! the inner controller drives (or the vehicle stands still if there is none). A new goal
+//! preempts the active one; a cancel stops the vehicle. Goals and statuses cross threads
+//! through a [`GoalHandle`].
 
-use skipper_core::geometry::wrap_rad;
-use skipper_core::{
-    Controller, ControllerError, Cycle, Drive, SignalId, Signals, Status, VehicleInfo,
-};
+use super::pilot::{GroundPilot, Pilot};
+use skipper_core::{Controller, ControllerError, Cycle, Signals, Status, VehicleInfo};
 use std::sync::{Arc, Mutex};
-
-/// Default distance at which a goal counts as reached (m).
-pub const DEFAULT_TOLERANCE: f64 = 0.15;
 
 /// Where a goal stands.
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
@@ -114,17 +111,13 @@ impl Shared {
 pub struct GoalHandle(Arc<Mutex<Shared>>);
 
 impl GoalHandle {
-    /// Send a goal: drive to (x, y) (m, world frame of the robot's odometry) until within
-    /// `tolerance` m. Returns its id. Preempts any active goal.
+    /// Send a goal: drive to (x, y) (m, the frame of the vehicle's published pose) until
+    /// within `tolerance` m (0, negative or not a number: the vehicle's default, see
+    /// [`Pilot::default_tolerance`]). Returns its id. Preempts any active goal.
     pub fn goto(&self, x: f64, y: f64, tolerance: f64) -> u64 {
         let Ok(mut s) = self.0.lock() else { return 0 };
         s.next_id += 1;
         let id = s.next_id;
-        let tolerance = if tolerance.is_finite() && tolerance > 0.0 {
-            tolerance
-        } else {
-            DEFAULT_TOLERANCE
-        };
         s.pending = Some(Goto {
             id,
             x,
@@ -162,15 +155,22 @@ pub struct GoalRunner {
     inner: Option<Box<dyn Controller>>,
     handle: GoalHandle,
     active: Option<Goto>,
-    ids: Option<[SignalId; 3]>,
-    sonar: [Option<SignalId>; 8],
+    pilot: Box<dyn Pilot>,
     name: String,
     inner_finished: bool,
 }
 
 impl GoalRunner {
-    /// Serve goals on top of `inner` (or of standing still).
+    /// Serve a ground robot's goals on top of `inner` (or of standing still).
     pub fn new(inner: Option<Box<dyn Controller>>) -> (Self, GoalHandle) {
+        Self::with_pilot(inner, Box::new(GroundPilot::default()))
+    }
+
+    /// Serve goals on top of `inner`, steering with `pilot`.
+    pub fn with_pilot(
+        inner: Option<Box<dyn Controller>>,
+        pilot: Box<dyn Pilot>,
+    ) -> (Self, GoalHandle) {
         let handle = GoalHandle::default();
         let name = match &inner {
             Some(c) => format!("{}+goals", c.name()),
@@ -181,19 +181,12 @@ impl GoalRunner {
                 inner,
                 handle: handle.clone(),
                 active: None,
-                ids: None,
-                sonar: [None; 8],
+                pilot,
                 name,
                 inner_finished: false,
             },
             handle,
         )
-    }
-
-    fn range(&self, s: &Signals, k: usize) -> f64 {
-        self.sonar[k]
-            .and_then(|id| s.f64(id))
-            .unwrap_or(f64::INFINITY)
     }
 }
 
@@ -203,18 +196,7 @@ impl Controller for GoalRunner {
     }
 
     fn start(&mut self, vehicle: &VehicleInfo, s: &Signals) -> Result<(), ControllerError> {
-        let id = |n: &str| {
-            s.id(n).ok_or_else(|| {
-                ControllerError::new(format!(
-                    "goals need the signal {n}, and {} has none",
-                    vehicle.name
-                ))
-            })
-        };
-        self.ids = Some([id("pose.x")?, id("pose.y")?, id("pose.yaw")?]);
-        for (k, slot) in self.sonar.iter_mut().enumerate() {
-            *slot = s.id(&format!("sonar.{k}"));
-        }
+        self.pilot.start(vehicle, s)?;
         match self.inner.as_mut() {
             Some(c) => c.start(vehicle, s),
             None => Ok(()),
@@ -233,25 +215,25 @@ impl Controller for GoalRunner {
                 s.publish(st);
             }
         };
-        if let Some(g) = pending {
+        if let Some(mut g) = pending {
             if let Some(old) = self.active.take() {
                 publish(GoalStatus::Preempted { id: old.id }, c);
             }
+            if !(g.tolerance.is_finite() && g.tolerance > 0.0) {
+                g.tolerance = self.pilot.default_tolerance();
+            }
+            self.pilot.begin(c.signals);
             self.active = Some(g);
         }
         if cancel {
             if let Some(old) = self.active.take() {
                 publish(GoalStatus::Canceled { id: old.id }, c);
-                c.actuation.drive = Some(Drive::Stop);
+                self.pilot.stop(c.actuation);
                 return Ok(Status::Running);
             }
         }
-        if let (Some(g), Some(ids)) = (self.active, self.ids) {
-            let (Some(x), Some(y), Some(yaw)) = (
-                c.signals.f64(ids[0]),
-                c.signals.f64(ids[1]),
-                c.signals.f64(ids[2]),
-            ) else {
+        if let Some(g) = self.active {
+            let Some(fix) = self.pilot.fix(c.signals) else {
                 self.active = None;
                 publish(
                     GoalStatus::Aborted {
@@ -260,44 +242,25 @@ impl Controller for GoalRunner {
                     },
                     c,
                 );
-                c.actuation.drive = Some(Drive::Stop);
+                self.pilot.stop(c.actuation);
                 return Ok(Status::Running);
             };
-            let (dx, dy) = (g.x - x, g.y - y);
-            let dist = dx.hypot(dy);
+            let dist = (g.x - fix.x).hypot(g.y - fix.y);
             if dist <= g.tolerance {
                 self.active = None;
-                c.actuation.drive = Some(Drive::Stop);
+                self.pilot.stop(c.actuation);
                 publish(
                     GoalStatus::Succeeded {
                         id: g.id,
-                        x,
-                        y,
-                        yaw,
+                        x: fix.x,
+                        y: fix.y,
+                        yaw: fix.yaw,
                     },
                     c,
                 );
                 return Ok(Status::Running);
             }
-            let err = wrap_rad(dy.atan2(dx) - yaw);
-            let front = (2..=5)
-                .map(|k| self.range(c.signals, k))
-                .fold(f64::INFINITY, f64::min);
-            let mut w = (1.5 * err).clamp(-1.0, 1.0);
-            let mut v = if err.abs() < 1.0 {
-                0.5 * err.cos()
-            } else {
-                0.0
-            };
-            v = v.min(0.8 * dist).max(0.0);
-            if front < 0.5 && front < dist {
-                // something close ahead: turn toward the more open side
-                let open_left = self.range(c.signals, 1) + self.range(c.signals, 2)
-                    >= self.range(c.signals, 5) + self.range(c.signals, 6);
-                v = 0.0;
-                w = if open_left { 0.8 } else { -0.8 };
-            }
-            c.actuation.drive = Some(Drive::velocity(v, w));
+            self.pilot.steer(c, fix, g.x, g.y, dist);
             if let Ok(mut s) = self.handle.0.lock() {
                 s.latest = Some(GoalStatus::Active {
                     id: g.id,
@@ -437,12 +400,15 @@ mod tests {
             a.drive
         };
         let a = h.goto(5.0, 0.0, 0.1);
-        assert!(matches!(step(&mut g, 0), Some(Drive::Channels { .. })));
+        assert!(matches!(
+            step(&mut g, 0),
+            Some(skipper_core::Drive::Channels { .. })
+        ));
         assert!(matches!(h.status(), Some(GoalStatus::Active { id, .. }) if id == a));
         let b = h.goto(-5.0, 0.0, 0.1);
         step(&mut g, 100);
         h.cancel();
-        assert_eq!(step(&mut g, 200), Some(Drive::Stop));
+        assert_eq!(step(&mut g, 200), Some(skipper_core::Drive::Stop));
         let (all, _) = h.statuses_since(0);
         assert!(all.contains(&GoalStatus::Preempted { id: a }), "{all:?}");
         assert_eq!(h.status(), Some(GoalStatus::Canceled { id: b }));

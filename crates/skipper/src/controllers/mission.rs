@@ -1,6 +1,8 @@
-//! Missions in the binary: load a mission (warnings to stderr), and build the AUV world of
-//! its worksite (`workSite.cfg` beside the mission, or `--world SITE.cfg`).
+//! Missions in the binary: load a mission (warnings to stderr), build the AUV world of
+//! its worksite (`workSite.cfg` beside the mission, or `--world SITE.cfg`), and tell the
+//! AUV's pilot ([`super::auv_pilot`]) the vehicle's limits.
 
+use super::auv_pilot::AuvLimits;
 use crate::exit::Failure;
 use skipper_mission::{load_file, parse_config, ConfigTable, Limits, Mission, MissionController};
 use skipper_sim::auv::site::KEYS;
@@ -32,6 +34,24 @@ pub fn controller(m: Arc<Mission>, world: &dyn skipper_core::World) -> MissionCo
     match origin(world) {
         Some((lat, lon)) => c.with_origin(lat, lon),
         None => c,
+    }
+}
+
+/// The limits of `world`'s AUV for a goto or a velocity command; a goto cruises at the
+/// fast speed of `mission`'s vehicle configuration (`SpeedControl.SPEED_FAST`: 1 m/s
+/// unless a `Control.cfg` beside the mission says otherwise).
+pub fn auv_limits(world: &AuvWorld, mission: &Mission) -> AuvLimits {
+    let p = world.auv().params();
+    AuvLimits {
+        max_speed: p.max_speed,
+        cruise: mission
+            .control
+            .get("SpeedControl.SPEED_FAST")
+            .and_then(|v| v.number_in(&skipper_core::units::METER_PER_SECOND))
+            .filter(|v| v.is_finite() && *v > 0.0)
+            .unwrap_or(p.max_speed),
+        turn_rate: p.turn_rate,
+        authority_speed: p.authority_speed,
     }
 }
 

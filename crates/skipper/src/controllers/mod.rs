@@ -1,11 +1,13 @@
 //! Choosing the controller of a run from the command line: nothing (the built-in
 //! wander-and-avoid demo), a mission (`*.lua`), an XABSL agent (`*.xabsl`) or Soar agents.
 
+pub mod auv_pilot;
 pub mod goal;
 pub mod goal_slot;
 pub mod mission;
 pub mod mission_goal;
 pub mod option;
+pub mod pilot;
 pub mod soar;
 pub mod wander;
 

@@ -11,7 +11,8 @@
 use super::frame::{num, without_rays, RobotEntry, ALL_RAYS_UP_TO};
 use super::hub::Hub;
 use super::server::Backend;
-use crate::controllers::goal::{GoalHandle, DEFAULT_TOLERANCE};
+use crate::controllers::goal::GoalHandle;
+use crate::controllers::pilot::GROUND_TOLERANCE as DEFAULT_TOLERANCE;
 use serde_json::{json, Value};
 use skipper_core::runner::CycleView;
 use skipper_core::{Observer, RunConfig, RunControl, RunReport, Runner, World};

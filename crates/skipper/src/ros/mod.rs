@@ -1,43 +1,45 @@
-//! `skipper run --ros`: the run as a ROS 1 node. For each ground robot it hosts the
-//! SimpleActionServer `/<robot>/goto` (`skipper_msgs/Goto`), publishes `/<robot>/pose`
-//! (geometry_msgs/PoseStamped) and `/<robot>/odom` (nav_msgs/Odometry) every cycle, and
-//! obeys `/<robot>/cmd_vel` (geometry_msgs/Twist); a robot driven by an XABSL agent also
-//! hosts `/<robot>/run_option` ([`run_option`]), an AUV flying a mission
-//! `/<vehicle>/run_mission` ([`run_mission`]).
+//! `skipper run --ros`: the run as a ROS 1 node. Each ground robot and the AUV host the
+//! SimpleActionServer `/<vehicle>/goto` (`skipper_msgs/Goto`, [`goto`]), publish
+//! `/<vehicle>/pose` (geometry_msgs/PoseStamped) and `/<vehicle>/odom` (nav_msgs/Odometry)
+//! every cycle, and obey `/<vehicle>/cmd_vel` (geometry_msgs/Twist, [`cmd_vel`]); a robot
+//! driven by an XABSL agent also hosts `/<robot>/run_option` ([`run_option`]), the AUV
+//! flying a mission `/<auv>/run_mission` ([`run_mission`]).
 //!
-//! Goals drive the robot through the run's goal runner ([`GoalRunner`]): a newer goal
-//! preempts the running one without stopping the robot, a cancel stops it. A velocity
-//! command overrides every controller while fresh; when it goes silent for
-//! [`CMD_VEL_TIMEOUT`] the robot stops once and the goal runner (or the run's controller)
-//! drives again.
+//! Goals drive the vehicle through the run's goal runner
+//! ([`crate::controllers::goal::GoalRunner`]; the AUV's steers with
+//! [`crate::controllers::auv_pilot::AuvPilot`]): the run's controller (the AUV's mission)
+//! is held while a goal runs and drives again when it ends; a newer goal preempts the
+//! running one without stopping the vehicle, a cancel stops it. A velocity command
+//! overrides every controller while fresh; when it goes silent for [`CMD_VEL_TIMEOUT`]
+//! the vehicle stops once and the goal runner (or the run's controller) drives again.
 
+pub mod cmd_vel;
+pub mod goto;
 pub mod run_mission;
 pub mod run_option;
 
-use crate::controllers::goal::{GoalHandle, GoalStatus as RunnerStatus};
+pub use cmd_vel::CMD_VEL_TIMEOUT;
+
+use crate::controllers::auv_pilot::{AuvLimits, AuvNav, AuvVelocity};
+use crate::controllers::goal::GoalHandle;
 use crate::controllers::mission_goal::MissionHandle;
 use crate::controllers::option::OptionHandle;
 use crate::exit::Failure;
+use cmd_vel::{CmdVelBox, GroundVelocity, VelocityMap, VelocityOverride};
 use skipper_actionlib::msg::common::{
     Header, Odometry, Point, Pose, PoseStamped, Quaternion, Twist,
 };
-use skipper_actionlib::msg::skipper_msgs::{
-    Goto, GotoFeedback, GotoGoal, GotoResult, RunMission, RunOption,
-};
+use skipper_actionlib::msg::skipper_msgs::{Goto, RunMission, RunOption};
 use skipper_actionlib::ros1::action::{server_config_from_params, subscribe};
 use skipper_actionlib::ros1::node::Subscriber;
-use skipper_actionlib::ros1::{ActionServerBinding, Node, NodeConfig, TypedPublisher};
+use skipper_actionlib::ros1::{ActionServerBinding, Node, NodeConfig, RosError, TypedPublisher};
 use skipper_actionlib::{ActionServer, Clock, SimpleActionServer, SystemClock};
-use skipper_core::{
-    Controller, ControllerError, Cycle, Drive, SignalId, Signals, Status, VehicleInfo,
-};
+use skipper_core::{Controller, ControllerError, Cycle, SignalId, Signals, Status, VehicleInfo};
 use std::net::IpAddr;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Mutex};
-use std::time::{Duration, Instant};
+use std::sync::Arc;
+use std::time::Instant;
 
-/// How long a velocity command holds before the robot stops.
-pub const CMD_VEL_TIMEOUT: Duration = Duration::from_millis(500);
 /// The node name of `skipper run --ros`.
 pub const NODE_NAME: &str = "/skipper";
 
@@ -89,6 +91,36 @@ impl RosLink {
         Ok(Self { node })
     }
 
+    /// A vehicle's `goto` server on `NS/goto` for `goals`.
+    fn goto(
+        &self,
+        ns: &str,
+        goals: GoalHandle,
+        running: Arc<AtomicBool>,
+    ) -> Result<(SimpleActionServer<Goto>, ActionServerBinding), RosError> {
+        let name = format!("{ns}/goto");
+        let clock: Arc<dyn Clock> = Arc::new(SystemClock);
+        let a = ActionServer::<Goto>::new(server_config_from_params(&self.node, &name), clock);
+        let binding = ActionServerBinding::new(&self.node, &name, &a)?;
+        Ok((goto::serve(a, goals, running), binding))
+    }
+
+    /// `NS/cmd_vel`: wrap `inner` so that fresh commands override it, obeyed as `map`
+    /// says.
+    fn cmd_vel(
+        &self,
+        ns: &str,
+        inner: Box<dyn Controller>,
+        map: Box<dyn VelocityMap>,
+    ) -> Result<(VelocityOverride, Subscriber), RosError> {
+        let commands = CmdVelBox::default();
+        let c2 = commands.clone();
+        let sub = subscribe::<Twist>(&self.node, &format!("{ns}/cmd_vel"), move |t, _| {
+            c2.put(t, Instant::now())
+        })?;
+        Ok((VelocityOverride::new(inner, commands, map), sub))
+    }
+
     /// Wrap a robot's controller (its goal runner) with the robot's ROS topics, its goto
     /// server, and with `options` (an XABSL agent's) its run_option server.
     pub fn robot(
@@ -99,18 +131,8 @@ impl RosLink {
         inner: Box<dyn Controller>,
     ) -> Result<Box<dyn Controller>, Failure> {
         let ns = format!("/{}", ros_name(robot));
-        let err = |e: skipper_actionlib::ros1::RosError| Failure::failed(format!("ROS: {e}"));
         let running = Arc::new(AtomicBool::new(true));
-        let clock: Arc<dyn Clock> = Arc::new(SystemClock);
-        let goto_ns = format!("{ns}/goto");
-        let a = ActionServer::<Goto>::new(server_config_from_params(&self.node, &goto_ns), clock);
-        let binding = ActionServerBinding::new(&self.node, &goto_ns, &a).map_err(err)?;
-        let (h, r) = (goals.clone(), running.clone());
-        let goto = SimpleActionServer::with_execute_callback(
-            a,
-            move |s: &SimpleActionServer<Goto>, g: GotoGoal| execute_goto(s, &g, &h, &r),
-        );
-        goto.start();
+        let goto = self.goto(&ns, goals, running.clone()).map_err(ros_err)?;
         let run_option = match options {
             Some(h) => {
                 let ns = format!("{ns}/run_option");
@@ -118,60 +140,59 @@ impl RosLink {
                     server_config_from_params(&self.node, &ns),
                     Arc::new(SystemClock),
                 );
-                let binding = ActionServerBinding::new(&self.node, &ns, &a).map_err(err)?;
+                let binding = ActionServerBinding::new(&self.node, &ns, &a).map_err(ros_err)?;
                 Some((run_option::serve(a, h, running.clone()), binding))
             }
             None => None,
         };
-        let cmd: Arc<Mutex<Option<(Twist, Instant)>>> = Arc::default();
-        let c2 = cmd.clone();
-        let cmd_sub = subscribe::<Twist>(&self.node, &format!("{ns}/cmd_vel"), move |t, _| {
-            if let Ok(mut g) = c2.lock() {
-                *g = Some((t, Instant::now()));
-            }
-        })
-        .map_err(err)?;
+        let (inner, cmd_sub) = self
+            .cmd_vel(&ns, inner, Box::new(GroundVelocity))
+            .map_err(ros_err)?;
         Ok(Box::new(RosRobot {
             inner,
-            topics: PoseTopics::advertise(&self.node, &ns).map_err(err)?,
-            cmd,
-            cmd_active: false,
+            topics: PoseTopics::advertise(&self.node, &ns).map_err(ros_err)?,
             _cmd_sub: cmd_sub,
             goto,
-            _binding: binding,
             run_option,
             running,
             ids: None,
         }))
     }
 
-    /// Wrap an AUV's mission runner with its run_mission server, and publish its
-    /// `pose` and `odom` in the frame of the worksite whose origin (latitude, longitude)
-    /// is `origin`.
+    /// Wrap an AUV's controller (its goal runner, steering with
+    /// [`crate::controllers::auv_pilot::AuvPilot`], over its mission runner) with its
+    /// goto and run_mission servers and its `cmd_vel`, and publish its `pose` and `odom`
+    /// in the frame of the worksite whose origin (latitude, longitude) is `origin`.
     pub fn auv(
         &self,
         vehicle: &str,
         missions: MissionHandle,
+        goals: GoalHandle,
         inner: Box<dyn Controller>,
         origin: (f64, f64),
+        limits: AuvLimits,
     ) -> Result<Box<dyn Controller>, Failure> {
         let base = format!("/{}", ros_name(vehicle));
         let ns = format!("{base}/run_mission");
-        let err = |e: skipper_actionlib::ros1::RosError| Failure::failed(format!("ROS: {e}"));
         let running = Arc::new(AtomicBool::new(true));
         let a = ActionServer::<RunMission>::new(
             server_config_from_params(&self.node, &ns),
             Arc::new(SystemClock),
         );
-        let binding = ActionServerBinding::new(&self.node, &ns, &a).map_err(err)?;
+        let binding = ActionServerBinding::new(&self.node, &ns, &a).map_err(ros_err)?;
+        let goto = self.goto(&base, goals, running.clone()).map_err(ros_err)?;
+        let velocity = AuvVelocity::new(origin, limits);
+        let (inner, cmd_sub) = self
+            .cmd_vel(&base, inner, Box::new(velocity))
+            .map_err(ros_err)?;
         Ok(Box::new(RosAuv {
             inner,
-            run_mission: run_mission::serve(a, missions, running.clone()),
-            _binding: binding,
+            run_mission: (run_mission::serve(a, missions, running.clone()), binding),
+            goto,
+            _cmd_sub: cmd_sub,
             running,
-            topics: PoseTopics::advertise(&self.node, &base).map_err(err)?,
-            origin,
-            ids: None,
+            topics: PoseTopics::advertise(&self.node, &base).map_err(ros_err)?,
+            nav: AuvNav::new(origin),
         }))
     }
 
@@ -181,89 +202,6 @@ impl RosLink {
     }
 }
 
-/// Where our goal stands in the goal runner (the latest status, or the history when a
-/// newer goal from another source replaced it).
-fn runner_status(h: &GoalHandle, id: u64) -> Option<RunnerStatus> {
-    match h.status() {
-        Some(s) if s.id() == id => Some(s),
-        _ => h
-            .statuses_since(0)
-            .0
-            .into_iter()
-            .rev()
-            .find(|s| s.id() == id),
-    }
-}
-
-fn execute_goto(
-    s: &SimpleActionServer<Goto>,
-    g: &GotoGoal,
-    h: &GoalHandle,
-    running: &AtomicBool,
-) -> Result<(), String> {
-    let e = |e: skipper_actionlib::ActionError| e.to_string();
-    if !(g.x.is_finite() && g.y.is_finite() && g.tolerance.is_finite()) {
-        return s
-            .set_aborted(None, "x, y and tolerance must be finite numbers")
-            .map_err(e);
-    }
-    let id = h.goto(g.x, g.y, g.tolerance);
-    let mut last = f64::NAN;
-    loop {
-        if !running.load(Ordering::SeqCst) {
-            h.cancel();
-            return s.set_aborted(None, "the run ended").map_err(e);
-        }
-        if s.is_preempt_requested() {
-            if s.is_new_goal_available() {
-                // the newer goal takes over the goal runner; the robot keeps moving
-                return s
-                    .set_preempted(None, "preempted by a newer goal")
-                    .map_err(e);
-            }
-            h.cancel();
-            for _ in 0..100 {
-                if matches!(runner_status(h, id), Some(st) if st.is_terminal()) {
-                    break;
-                }
-                std::thread::sleep(Duration::from_millis(10));
-            }
-            return s
-                .set_preempted(None, "canceled; the robot stopped")
-                .map_err(e);
-        }
-        match runner_status(h, id) {
-            Some(RunnerStatus::Active { distance, .. }) => {
-                if distance != last {
-                    last = distance;
-                    s.publish_feedback(GotoFeedback { distance }).map_err(e)?;
-                }
-            }
-            Some(RunnerStatus::Succeeded { x, y, yaw, .. }) => {
-                return s
-                    .set_succeeded(Some(GotoResult { x, y, yaw }), "reached")
-                    .map_err(e);
-            }
-            Some(RunnerStatus::Canceled { .. }) => {
-                return s
-                    .set_preempted(None, "canceled; the robot stopped")
-                    .map_err(e);
-            }
-            Some(RunnerStatus::Preempted { .. }) => {
-                return s
-                    .set_aborted(None, "replaced by a goal from another source")
-                    .map_err(e);
-            }
-            Some(RunnerStatus::Aborted { reason, .. }) => {
-                return s.set_aborted(None, &reason).map_err(e)
-            }
-            Some(RunnerStatus::Pending { .. }) | None => {}
-        }
-        std::thread::sleep(Duration::from_millis(10));
-    }
-}
-
-/// A robot's controller with its ROS topics.
 /// A vehicle's `pose` (`geometry_msgs/PoseStamped`) and `odom` (`nav_msgs/Odometry`,
 /// child frame `base_link`) publishers, reusing their messages.
 struct PoseTopics {
@@ -306,14 +244,13 @@ impl PoseTopics {
     }
 }
 
+/// A robot's controller with its ROS topics and servers.
 struct RosRobot {
-    inner: Box<dyn Controller>,
+    /// the goal runner, overridden by `cmd_vel`
+    inner: VelocityOverride,
     topics: PoseTopics,
-    cmd: Arc<Mutex<Option<(Twist, Instant)>>>,
-    cmd_active: bool,
     _cmd_sub: Subscriber,
-    goto: SimpleActionServer<Goto>,
-    _binding: ActionServerBinding,
+    goto: (SimpleActionServer<Goto>, ActionServerBinding),
     run_option: Option<(SimpleActionServer<RunOption>, ActionServerBinding)>,
     running: Arc<AtomicBool>,
     ids: Option<[Option<SignalId>; 5]>,
@@ -354,19 +291,6 @@ impl Controller for RosRobot {
     }
     fn step(&mut self, c: &mut Cycle<'_>) -> Result<Status, ControllerError> {
         let st = self.inner.step(c)?;
-        let cmd = self.cmd.lock().ok().and_then(|g| g.clone());
-        match cmd {
-            Some((t, at)) if at.elapsed() < CMD_VEL_TIMEOUT => {
-                c.actuation.drive = Some(Drive::velocity(t.linear.x, t.angular.z));
-                self.cmd_active = true;
-            }
-            _ if self.cmd_active => {
-                // the velocity commands went silent: stop once, then hand back
-                c.actuation.drive = Some(Drive::Stop);
-                self.cmd_active = false;
-            }
-            _ => {}
-        }
         self.publish(c.signals);
         Ok(st)
     }
@@ -381,7 +305,7 @@ impl Controller for RosRobot {
     }
     fn finish(&mut self) {
         self.running.store(false, Ordering::SeqCst);
-        self.goto.shutdown();
+        self.goto.0.shutdown();
         if let Some((s, _)) = &self.run_option {
             s.shutdown();
         }
@@ -389,53 +313,39 @@ impl Controller for RosRobot {
     }
 }
 
-/// An AUV's mission with its run_mission server.
+/// An AUV's goal runner and mission with its goto and run_mission servers, its
+/// `cmd_vel` and its pose topics.
 struct RosAuv {
-    inner: Box<dyn Controller>,
-    run_mission: SimpleActionServer<RunMission>,
-    _binding: ActionServerBinding,
+    /// the goal runner over the mission runner, overridden by `cmd_vel`
+    inner: VelocityOverride,
+    run_mission: (SimpleActionServer<RunMission>, ActionServerBinding),
+    goto: (SimpleActionServer<Goto>, ActionServerBinding),
+    _cmd_sub: Subscriber,
     running: Arc<AtomicBool>,
     topics: PoseTopics,
-    /// the worksite's origin (latitude, longitude): x east and y north of it, in metres
-    origin: (f64, f64),
-    ids: Option<[Option<SignalId>; 7]>,
+    nav: AuvNav,
 }
 
 impl RosAuv {
     /// `/<auv>/pose` and `/<auv>/odom` from the navigation signals, in the worksite's
     /// frame (`world`: x east, y north, z up, so z is minus the depth).
     fn publish(&mut self, s: &Signals) {
-        let ids = *self.ids.get_or_insert_with(|| {
-            [
-                "LATITUDE",
-                "LONGITUDE",
-                "DEPTH",
-                "PLATFORM_YAW_ANGLE",
-                "PLATFORM_PITCH_ANGLE",
-                "PLATFORM_ROLL_ANGLE",
-                "PLATFORM_SPEED_WRT_SEA_WATER",
-            ]
-            .map(|n| s.id(n))
-        });
-        let get = |i: usize| ids[i].and_then(|id| s.f64(id));
-        let (Some(lat), Some(lon), Some(depth), Some(heading)) = (get(0), get(1), get(2), get(3))
-        else {
-            return;
-        };
-        let (x, y) =
-            skipper_mission::behaviors::local_offset(self.origin.0, self.origin.1, lat, lon);
+        let Some(n) = self.nav.read(s) else { return };
         let q = skipper_core::Pose3 {
-            x,
-            y,
-            z: -depth,
-            roll: get(5).unwrap_or(0.0),
-            pitch: get(4).unwrap_or(0.0),
-            // compass heading (clockwise from north) to yaw (counter-clockwise from east)
-            yaw: skipper_mission::executive::compass_to_math(heading),
+            x: n.x,
+            y: n.y,
+            z: -n.depth,
+            roll: n.roll,
+            pitch: n.pitch,
+            yaw: n.yaw,
         }
         .quaternion();
         let pose = Pose {
-            position: Point { x, y, z: -depth },
+            position: Point {
+                x: n.x,
+                y: n.y,
+                z: -n.depth,
+            },
             orientation: Quaternion {
                 x: q[0],
                 y: q[1],
@@ -443,8 +353,7 @@ impl RosAuv {
                 w: q[3],
             },
         };
-        self.topics
-            .publish("world", pose, get(6).unwrap_or(0.0), 0.0);
+        self.topics.publish("world", pose, n.speed, 0.0);
     }
 }
 
@@ -453,6 +362,7 @@ impl Controller for RosAuv {
         self.inner.name()
     }
     fn start(&mut self, vehicle: &VehicleInfo, s: &Signals) -> Result<(), ControllerError> {
+        self.nav.bind(s);
         self.inner.start(vehicle, s)
     }
     fn step(&mut self, c: &mut Cycle<'_>) -> Result<Status, ControllerError> {
@@ -471,9 +381,14 @@ impl Controller for RosAuv {
     }
     fn finish(&mut self) {
         self.running.store(false, Ordering::SeqCst);
-        self.run_mission.shutdown();
+        self.goto.0.shutdown();
+        self.run_mission.0.shutdown();
         self.inner.finish();
     }
+}
+
+fn ros_err(e: RosError) -> Failure {
+    Failure::failed(format!("ROS: {e}"))
 }
 
 /// The configuration of a node Skipper starts: it listens on 127.0.0.1 unless `host`
