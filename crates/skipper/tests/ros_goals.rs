@@ -1,14 +1,18 @@
-//! The `run_option` and `run_mission` action servers of `skipper run --ros`, driven in
-//! process: the servers of `skipper::ros` on the in-process bus of skipper-actionlib,
-//! Skipper's SimpleActionClient sending goals, and a real run (the simulator paced by
-//! the wall clock, sped up) on a thread. Checks goals, feedback, results, preemption by
-//! a newer goal, cancel (the robot stops; the AUV goes to the default mission) and bad
-//! goals.
+//! The `run_option`, `run_mission` and the AUV's `goto` action servers of `skipper run
+//! --ros`, driven in process: the servers of `skipper::ros` on the in-process bus of
+//! skipper-actionlib, Skipper's SimpleActionClient sending goals, and a real run (the
+//! simulator paced by the wall clock, sped up) on a thread. Checks goals, feedback,
+//! results, preemption by a newer goal, cancel (the robot stops; the AUV goes to the
+//! default mission, or after a goto stops and its mission drives again) and bad goals.
 
+use skipper::controllers::auv_pilot::{AuvPilot, AUV_TOLERANCE};
+use skipper::controllers::goal::GoalRunner;
 use skipper::controllers::mission_goal::MissionRunner;
 use skipper::controllers::option::OptionRunner;
-use skipper::ros::{run_mission, run_option};
-use skipper_actionlib::msg::skipper_msgs::{RunMission, RunMissionGoal, RunOption, RunOptionGoal};
+use skipper::ros::{goto, run_mission, run_option};
+use skipper_actionlib::msg::skipper_msgs::{
+    Goto, GotoGoal, RunMission, RunMissionGoal, RunOption, RunOptionGoal,
+};
 use skipper_actionlib::transport::inproc::{InProcBus, PumpThread};
 use skipper_actionlib::{
     Action, ActionClient, ActionServer, Clock, ServerConfig, SimpleActionClient,
@@ -27,11 +31,12 @@ fn examples() -> PathBuf {
 }
 
 /// What the test sees of robot 0 each cycle: (linear, angular velocity) of a ground
-/// robot, or the AUV's setpoints.
+/// robot, or the AUV's setpoints and speed through the water.
 #[derive(Default)]
 struct Seen {
     velocity: Vec<(f64, f64)>,
     auv: Vec<skipper_core::AuvSetpoints>,
+    auv_speed: Vec<f64>,
 }
 
 struct Watch(Arc<Mutex<Seen>>);
@@ -43,6 +48,9 @@ impl Observer for Watch {
             let get = |n: &str| s.id(n).and_then(|id| s.f64(id));
             if let (Some(l), Some(a)) = (get("velocity.linear"), get("velocity.angular")) {
                 seen.velocity.push((l, a));
+            }
+            if let Some(v) = get("PLATFORM_SPEED_WRT_SEA_WATER") {
+                seen.auv_speed.push(v);
             }
         }
         if let Some(sp) = v.actuation.first().and_then(|a| a.auv) {
@@ -416,4 +424,123 @@ fn run_mission_goals_fly_missions_on_the_auv() {
     // the default mission: full positive buoyancy, GPS and comms requested
     assert_eq!(sp.buoyancy, Some(1.0), "{sp:?}");
     assert_ne!(sp.sample, 0, "{sp:?}");
+}
+
+const LOITER: &str = "NAME = \"Loiter\"\nSTACK = {\n    { COMMAND = Guidance.Wait, Guidance.Wait.DURATION:SET(Units.HOUR(2)) };\n}\n";
+
+/// The AUV at the worksite's origin under a goal runner over a loitering mission (it
+/// waits, propeller off), and its goto server.
+fn auv_goto_fixture(dir: &Path) -> Fixture<Goto> {
+    let loiter = dir.join("loiter.lua");
+    std::fs::write(&loiter, LOITER).unwrap();
+    // 5 Hz, 100 times real time
+    let (control, run, seen, handle) = start_run(Duration::from_millis(200), 100.0, move || {
+        use skipper::controllers::mission;
+        let m = mission::load(&loiter).unwrap();
+        let world = mission::world(&m, None, 0).unwrap();
+        let limits = mission::auv_limits(&world, &m);
+        let origin = mission::origin(&world).unwrap();
+        let (runner, _) = MissionRunner::new(skipper_mission::MissionController::new(m));
+        let pilot = AuvPilot::new(origin, limits);
+        let (g, goals) = GoalRunner::with_pilot(Some(Box::new(runner)), Box::new(pilot));
+        (
+            Box::new(world) as Box<dyn skipper_core::World>,
+            Box::new(g) as Box<dyn skipper_core::Controller>,
+            goals,
+        )
+    });
+    Fixture::serve((control, run, seen), |a| {
+        goto::serve(a, handle, Arc::new(AtomicBool::new(true)))
+    })
+}
+
+fn send_goto(c: &SimpleActionClient<Goto>, x: f64, y: f64) -> Arc<Mutex<Vec<f64>>> {
+    let fb: Arc<Mutex<Vec<f64>>> = Arc::default();
+    let f2 = fb.clone();
+    c.send_goal(
+        GotoGoal {
+            x,
+            y,
+            tolerance: 0.0,
+        },
+        None,
+        None,
+        Some(Box::new(move |f| {
+            if let Ok(mut v) = f2.lock() {
+                v.push(f.distance)
+            }
+        })),
+    );
+    fb
+}
+
+#[test]
+fn goto_goals_fly_the_auv_and_its_mission_drives_again_after() {
+    let dir = tempfile::tempdir().unwrap();
+    let fx = auv_goto_fixture(dir.path());
+    let a = fx.client("/client_a");
+    let b = fx.client("/client_b");
+    let long = Some(Duration::from_secs(30));
+
+    // to a point 144 m away, within the default tolerance, the distance left as feedback
+    let fb = send_goto(&a, -120.0, 80.0);
+    assert!(a.wait_for_result(long));
+    assert_eq!(a.state(), StatusCode::Succeeded, "{}", a.goal_status_text());
+    assert_eq!(a.goal_status_text(), "reached");
+    let r = a.result().unwrap();
+    assert!((r.x + 120.0).hypot(r.y - 80.0) <= AUV_TOLERANCE, "{r:?}");
+    let fb = fb.lock().unwrap().clone();
+    assert!(fb.first().is_some_and(|d| *d > 140.0), "{fb:?}");
+    // once heading there, the distance only shrinks
+    let near: Vec<f64> = fb.iter().copied().skip_while(|d| *d > 120.0).collect();
+    assert!(near.len() > 3, "{fb:?}");
+    assert!(near.windows(2).all(|w| w[1] <= w[0]), "{fb:?}");
+    assert!(
+        near.last().is_some_and(|d| *d <= AUV_TOLERANCE + 1.0),
+        "{fb:?}"
+    );
+    // the mission drives again: it loiters, propeller off
+    wait_until("the mission again", Duration::from_secs(10), || {
+        fx.seen
+            .lock()
+            .unwrap()
+            .auv
+            .last()
+            .is_some_and(|sp| sp.pitch == Some(0.0) && sp.speed == Some(0.0))
+    });
+
+    // a newer goal preempts the running one; the AUV flies on to the new one
+    let fa = send_goto(&a, -2000.0, 0.0);
+    wait_until("goal a under way", Duration::from_secs(10), || {
+        fa.lock().unwrap().len() > 3
+    });
+    send_goto(&b, 0.0, -2000.0);
+    assert!(a.wait_for_result(long));
+    assert_eq!(a.state(), StatusCode::Preempted);
+    assert_eq!(a.goal_status_text(), "preempted by a newer goal");
+    wait_until("goal b at speed", Duration::from_secs(10), || {
+        b.state() == StatusCode::Active
+            && fx
+                .seen
+                .lock()
+                .unwrap()
+                .auv_speed
+                .last()
+                .is_some_and(|v| *v > 0.9)
+    });
+
+    // a cancel stops it: the propeller off, then the loitering mission holds it there
+    let n = fx.seen.lock().unwrap().auv.len();
+    b.cancel_goal();
+    assert!(b.wait_for_result(long));
+    assert_eq!(b.state(), StatusCode::Preempted);
+    assert_eq!(b.goal_status_text(), "canceled; the robot stopped");
+    let off = skipper_core::AuvSetpoints {
+        speed: Some(0.0),
+        ..Default::default()
+    };
+    wait_until("the AUV stopped", Duration::from_secs(10), || {
+        let seen = fx.seen.lock().unwrap();
+        seen.auv[n..].contains(&off) && seen.auv_speed.last().is_some_and(|v| *v < 0.01)
+    });
 }

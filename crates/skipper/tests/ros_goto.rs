@@ -1,9 +1,10 @@
 //! `skipper run --ros` and `skipper action send` end to end over ROS 1 on loopback,
 //! against the fake master of skipper-actionlib (no ROS installation needed): the goto
 //! action drives the robot with feedback, a timeout cancels (the robot stops), the
-//! robot's pose is published, bad fields are bad input.
+//! robot's pose is published, bad fields are bad input; the AUV of a mission run takes
+//! goto goals too and obeys cmd_vel until it goes silent.
 
-use skipper_actionlib::msg::common::{PoseStamped, Twist, Vector3};
+use skipper_actionlib::msg::common::{Odometry, PoseStamped, Twist, Vector3};
 use skipper_actionlib::ros1::action::{subscribe, TypedPublisher};
 use skipper_actionlib::ros1::testing::FakeMaster;
 use skipper_actionlib::ros1::{Node, NodeConfig};
@@ -94,4 +95,75 @@ fn goto_over_ros_with_feedback_cancel_and_pose() {
     let out = send(&m.uri, &["/nobody/goto", "x=1", "--wait", "200ms"]);
     assert_eq!(out.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&out.stderr).contains("no action server at /nobody/goto"));
+}
+
+#[cfg(unix)]
+#[test]
+fn the_auv_takes_goto_goals_and_obeys_cmd_vel() {
+    let m = FakeMaster::start().unwrap();
+    let mission = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../examples/missions/test_mission.lua");
+    let _run = Run(Command::new(env!("CARGO_BIN_EXE_skipper"))
+        .args(["run", mission.to_str().unwrap(), "--ros", &m.uri])
+        .args(["--no-log", "--until", "2h", "--speed", "50"])
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap());
+    // a goal north-west of the start: flown to within the default 10 m
+    let out = send(
+        &m.uri,
+        &["/tethys/goto", "x=-150", "y=100", "--wait", "20s"],
+    );
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{text}\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        text.contains("feedback: GotoFeedback { distance:"),
+        "{text}"
+    );
+    assert!(text.contains("SUCCEEDED: reached"), "{text}");
+
+    // a slow velocity command overrides the mission; silent, the mission flies on
+    let mut c = NodeConfig::from_env("/auv_driver");
+    c.master_uri = m.uri.clone();
+    let node = Node::new(c).unwrap();
+    let speeds: Arc<Mutex<Vec<f64>>> = Arc::default();
+    let s2 = speeds.clone();
+    let _sub = subscribe::<Odometry>(&node, "/tethys/odom", move |o, _| {
+        s2.lock().unwrap().push(o.twist.twist.linear.x)
+    })
+    .unwrap();
+    let cmd = TypedPublisher::<Twist>::advertise(&node, "/tethys/cmd_vel", false).unwrap();
+    let slow = |v: &f64| (*v - 0.2).abs() < 0.02;
+    let start = Instant::now();
+    while start.elapsed() < Duration::from_secs(20) && !speeds.lock().unwrap().iter().any(slow) {
+        cmd.publish(&Twist {
+            linear: Vector3 {
+                x: 0.2,
+                ..Default::default()
+            },
+            angular: Vector3::default(),
+        });
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    assert!(
+        speeds.lock().unwrap().iter().any(slow),
+        "cmd_vel did not slow the AUV to 0.2 m/s"
+    );
+    let n = speeds.lock().unwrap().len();
+    let start = Instant::now();
+    let fast = |v: &f64| *v > 0.5;
+    while start.elapsed() < Duration::from_secs(20) && !speeds.lock().unwrap()[n..].iter().any(fast)
+    {
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    assert!(
+        speeds.lock().unwrap()[n..].iter().any(fast),
+        "the mission did not fly on"
+    );
 }

@@ -230,7 +230,7 @@ pub fn run(args: RunArgs) -> Result<u8, Failure> {
             .is_some_and(|v| v.info().kind == skipper_core::VehicleKind::Ground);
         if (serve.is_some() || ros.is_some()) && ground {
             // the dashboard's click-to-goto and ROS goals drive a ground robot through a
-            // goal runner (it steers by the pose.* signals an AUV does not have)
+            // goal runner (the AUV gets one, with its own pilot, under --ros only: below)
             let (g, h) = GoalRunner::new(Some(c));
             goals.push((i, h.clone()));
             let mut c: Box<dyn skipper_core::Controller> = Box::new(g);
