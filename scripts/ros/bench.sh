@@ -2,6 +2,8 @@
 # Goal round trip over ROS 1 on loopback, side by side: the same Python SimpleActionClient
 # against Skipper's SimpleActionServer (goal callback) and rospy's (goal callback and
 # execute callback). Not part of CI; numbers go in docs/actionlib.md.
+# Each server is a process of its own hosting only that server (crates/actionlib/examples/
+# bench_server.rs and scripts/ros/py_bench_server.py), so their CPU compares like with like.
 # GOALS goals per server (default 1000), sequential, RATE goals per second (default 20,
 # where rospy's server reproduces its figures of performance-anchors.md; 0 sends them
 # back to back, and the status list then holds every goal of the last 5 s, see bench.py).
@@ -21,7 +23,7 @@ if [ -n "${STATUS_LIST_TIMEOUT:-}" ]; then
     rosparam set "$ns/status_list_timeout" "$STATUS_LIST_TIMEOUT"
   done
 fi
-"$examples/reference_servers" /skipper_bench >"$tmp/skipper.log" 2>&1 &
+"$examples/bench_server" /bench_simple /skipper_bench >"$tmp/skipper.log" 2>&1 &
 skipper=$!
 pids+=($skipper)
 $ROS_PY scripts/ros/py_bench_server.py /py_goal_cb goal_cb >"$tmp/py1.log" 2>&1 &

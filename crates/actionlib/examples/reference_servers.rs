@@ -14,9 +14,6 @@
 //!   3 is rejected, 4 is kept active, 5 succeeds every kept goal, 6 aborts them, 7 sends
 //!   each kept goal feedback n-i, 8 alternately succeeds/aborts them with results n-i.
 //!
-//! - `bench_simple` (actionlib/Test, SimpleActionServer with a goal callback): accepts
-//!   each goal, publishes one feedback and succeeds at once (scripts/ros/bench.sh).
-//!
 //! Usage: `reference_servers [NODE_NAME]` (ROS_MASTER_URI as usual); runs until Ctrl-C
 //! (SIGINT) or until the master asks the node to shut down.
 
@@ -194,20 +191,6 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         };
     });
     a.start();
-
-    // 4. bench_simple (goal callback: accept, one feedback, succeed)
-    let ns = "/bench_simple";
-    let a = ActionServer::<Test>::new(server_config_from_params(&node, ns), Arc::new(SystemClock));
-    let _b4 = ActionServerBinding::new(&node, ns, &a)?;
-    let bench = SimpleActionServer::new(a);
-    let b2 = bench.clone();
-    bench.register_goal_callback(move || {
-        if let Ok(g) = b2.accept_new_goal() {
-            let _ = b2.publish_feedback(TestFeedback { feedback: g.goal });
-            let _ = b2.set_succeeded(Some(TestResult { result: g.goal }), "");
-        }
-    });
-    bench.start();
 
     // until Ctrl-C (SIGINT) or the master asks the node to shut down
     let interrupted = Arc::new(std::sync::atomic::AtomicBool::new(false));

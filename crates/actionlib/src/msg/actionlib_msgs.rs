@@ -52,6 +52,83 @@ impl GoalStatusArray {
     }
 }
 
+/// A `GoalStatusArray` as an action server publishes it: the header and the entries,
+/// which are kept already serialised, one after another in the list's order (the server
+/// re-encodes an entry only when its goal changes, so a publication is one contiguous
+/// copy instead of a visit to every goal's strings).
+#[derive(Debug, Clone, Copy)]
+pub struct StatusList<'a> {
+    /// The array's header.
+    pub header: &'a Header,
+    len: u32,
+    entries: &'a [u8],
+}
+
+impl<'a> StatusList<'a> {
+    /// A list of `len` entries serialised back to back in `entries`.
+    pub fn new(header: &'a Header, len: u32, entries: &'a [u8]) -> Self {
+        Self {
+            header,
+            len,
+            entries,
+        }
+    }
+    /// The number of entries.
+    pub fn len(&self) -> usize {
+        self.len as usize
+    }
+    /// `true` without entries.
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+    /// The whole `GoalStatusArray` message body, appended to `w`.
+    pub fn encode(&self, w: &mut Vec<u8>) {
+        self.header.put(w);
+        self.len.put(w);
+        w.extend_from_slice(self.entries);
+    }
+    /// Become this list in `out`, reusing its buffers (no allocation once they are large
+    /// enough).
+    pub fn decode_into(&self, out: &mut GoalStatusArray) -> Result<(), DecodeError> {
+        out.header.seq = self.header.seq;
+        out.header.stamp = self.header.stamp;
+        out.header.frame_id.clone_from(&self.header.frame_id);
+        out.status_list.truncate(self.len());
+        let mut r = Reader::new(self.entries);
+        for i in 0..self.len() {
+            let stamp = Time::get(&mut r)?;
+            let id = r.str()?;
+            let status = u8::get(&mut r)?;
+            let text = r.str()?;
+            match out.status_list.get_mut(i) {
+                Some(s) => {
+                    s.goal_id.stamp = stamp;
+                    s.goal_id.id.clear();
+                    s.goal_id.id.push_str(id);
+                    s.status = status;
+                    s.text.clear();
+                    s.text.push_str(text);
+                }
+                None => out.status_list.push(GoalStatus {
+                    goal_id: GoalId {
+                        stamp,
+                        id: id.to_owned(),
+                    },
+                    status,
+                    text: text.to_owned(),
+                }),
+            }
+        }
+        r.finish()
+    }
+    /// The list as a message.
+    pub fn to_array(&self) -> Result<GoalStatusArray, DecodeError> {
+        let mut a = GoalStatusArray::default();
+        self.decode_into(&mut a)?;
+        Ok(a)
+    }
+}
+
 /// The status codes of `actionlib_msgs/GoalStatus`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[repr(u8)]

@@ -92,6 +92,13 @@ impl<'a> Reader<'a> {
         }
         Ok(len)
     }
+    /// A string field, borrowed from the bytes.
+    pub fn str(&mut self) -> Result<&'a str, DecodeError> {
+        let len = self.length()?;
+        let at = self.pos;
+        let b = self.take(len)?;
+        std::str::from_utf8(b).map_err(|_| DecodeError::NotUtf8(at))
+    }
     /// Fail if bytes are left.
     pub fn finish(&self) -> Result<(), DecodeError> {
         match self.remaining() {
@@ -138,12 +145,7 @@ impl Field for String {
         w.extend_from_slice(self.as_bytes());
     }
     fn get(r: &mut Reader<'_>) -> Result<Self, DecodeError> {
-        let len = r.length()?;
-        let at = r.pos;
-        let b = r.take(len)?;
-        std::str::from_utf8(b)
-            .map(str::to_owned)
-            .map_err(|_| DecodeError::NotUtf8(at))
+        r.str().map(str::to_owned)
     }
 }
 

@@ -5,7 +5,7 @@
 use super::node::{Handler, Node, Publisher, RosError, Subscriber};
 use crate::client::action_client::ActionClient;
 use crate::msg::actionlib_msgs::{
-    Action, ActionFeedback, ActionGoal, ActionResult, GoalId, GoalStatusArray,
+    Action, ActionFeedback, ActionGoal, ActionResult, GoalId, GoalStatusArray, StatusList,
 };
 use crate::msg::Message;
 use crate::server::action_server::{ActionServer, ServerConfig};
@@ -18,7 +18,6 @@ use std::time::Duration;
 /// A publisher of one message type.
 pub struct TypedPublisher<M: Message> {
     publisher: Publisher,
-    buf: Mutex<Vec<u8>>,
     _m: PhantomData<fn(M)>,
 }
 
@@ -33,19 +32,12 @@ impl<M: Message> TypedPublisher<M> {
                 M::definition(),
                 latched,
             )?,
-            buf: Mutex::new(Vec::new()),
             _m: PhantomData,
         })
     }
     /// Publish a message.
     pub fn publish(&self, m: &M) {
-        let mut b = match self.buf.lock() {
-            Ok(g) => g,
-            Err(p) => p.into_inner(),
-        };
-        b.clear();
-        m.encode(&mut b);
-        self.publisher.publish(&b);
+        self.publisher.publish_with(|w| m.encode(w));
     }
     /// The untyped publisher.
     pub fn raw(&self) -> &Publisher {
@@ -79,8 +71,8 @@ struct ServerPubs<A: Action> {
 }
 
 impl<A: Action> ServerSink<A> for ServerPubs<A> {
-    fn publish_status(&self, msg: &GoalStatusArray) {
-        self.status.publish(msg);
+    fn publish_status(&self, list: &StatusList<'_>) {
+        self.status.raw().publish_with(|w| list.encode(w));
     }
     fn publish_result(&self, msg: ActionResult<A::Result>) {
         self.result.publish(&msg);

@@ -203,6 +203,8 @@ struct PubTopic {
     definition: String,
     latched: bool,
     last: Mutex<Option<Arc<Vec<u8>>>>,
+    /// a frame nobody holds any more, for the next publication to reuse
+    spare: Mutex<Option<Arc<Vec<u8>>>>,
     conns: Mutex<Vec<SubConn>>,
 }
 
@@ -379,6 +381,7 @@ impl Node {
             definition: definition.to_string(),
             latched,
             last: Mutex::new(None),
+            spare: Mutex::new(None),
             conns: Mutex::new(Vec::new()),
         });
         lock(&self.inner.pubs).insert(topic.to_string(), t.clone());
@@ -998,16 +1001,45 @@ pub struct Publisher {
 impl Publisher {
     /// Publish a message body to every subscriber (and keep it if latched).
     pub fn publish(&self, body: &[u8]) {
-        let f = Arc::new(tcpros::frame(body));
-        if self.topic.latched {
-            *lock(&self.topic.last) = Some(f.clone());
+        self.publish_with(|w| w.extend_from_slice(body));
+    }
+
+    /// Publish the message body that `encode` appends, framed in place in a recycled
+    /// buffer (no allocation in steady state).
+    pub fn publish_with(&self, encode: impl FnOnce(&mut Vec<u8>)) {
+        let recycled = lock(&self.topic.spare).take();
+        let mut f = recycled.unwrap_or_default();
+        let w = Arc::make_mut(&mut f); // the spare is held by nobody else: no copy
+        w.clear();
+        w.extend_from_slice(&[0; 4]);
+        encode(w);
+        let len = (w.len() - 4) as u32;
+        w[..4].copy_from_slice(&len.to_le_bytes());
+        let replaced = if self.topic.latched {
+            lock(&self.topic.last).replace(f.clone())
+        } else {
+            None
+        };
+        self.send_frame(&f);
+        // reuse whichever frame no queue holds now: the one just sent, or the latched
+        // one it replaced
+        let done = if self.topic.latched {
+            replaced
+        } else {
+            Some(f)
+        };
+        if let Some(done) = done.filter(|d| Arc::strong_count(d) == 1) {
+            *lock(&self.topic.spare) = Some(done);
         }
+    }
+
+    fn send_frame(&self, f: &Arc<Vec<u8>>) {
         let mut conns = lock(&self.topic.conns);
         conns.retain(|c| {
             if !c.alive.load(Ordering::SeqCst) {
                 return false;
             }
-            match c.out.send(&c.stream, &f) {
+            match c.out.send(&c.stream, f) {
                 Sent::Ok => true,
                 Sent::Dropped => {
                     self.node

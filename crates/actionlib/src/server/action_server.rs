@@ -7,12 +7,13 @@
 use super::goal_handle::{transition, GoalEvent, ServerGoalHandle};
 use crate::error::ActionError;
 use crate::msg::actionlib_msgs::{
-    Action, ActionFeedback, ActionGoal, ActionResult, GoalId, GoalStatus, GoalStatusArray,
-    StatusCode,
+    Action, ActionFeedback, ActionGoal, ActionResult, GoalId, GoalStatus, StatusCode, StatusList,
 };
 use crate::msg::common::Header;
+use crate::msg::Field;
 use crate::time::{Clock, Time};
 use crate::transport::ServerSink;
+use std::hash::{BuildHasher, RandomState};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, RwLock};
 use std::time::Duration;
@@ -49,20 +50,126 @@ struct Tracker<A: Action> {
     status: GoalStatus,
     goal: Arc<A::Goal>,
     id: Arc<str>,
+    /// a hash of `id`: finding a goal compares these before any string
+    key: u64,
     /// zero while the goal lives; set when it ends (G-6) or for a placeholder
     destruction: Time,
+    /// the length of `status` serialised in [`State::entries`]
+    encoded_len: usize,
 }
 
 struct State<A: Action> {
     trackers: Vec<Tracker<A>>,
+    /// every tracker's status serialised, in the trackers' order: the status list's
+    /// entries, ready to publish (an entry is re-encoded when its goal changes)
+    entries: Vec<u8>,
+    /// an entry being re-encoded
+    scratch: Vec<u8>,
+    /// no tracker's destruction time is earlier than this (`None`: no tracker has one),
+    /// so the list is pruned only when one may have expired
+    first_destruction: Option<Time>,
     last_cancel: Time,
     started: bool,
     sink: Option<Arc<dyn ServerSink<A>>>,
     status_seq: u32,
     result_seq: u32,
     feedback_seq: u32,
-    /// the status list last published, updated in place (no allocation in steady state)
-    status_msg: GoalStatusArray,
+    /// the status list's header, updated for each publication
+    status_header: Header,
+}
+
+/// Hashes goal ids for [`Tracker::key`].
+static ID_HASHER: std::sync::LazyLock<RandomState> = std::sync::LazyLock::new(RandomState::new);
+
+fn id_key(id: &str) -> u64 {
+    ID_HASHER.hash_one(id)
+}
+
+impl<A: Action> State<A> {
+    /// The index of the goal with this id.
+    fn find(&self, id: &str) -> Option<usize> {
+        let key = id_key(id);
+        self.trackers
+            .iter()
+            .position(|t| t.key == key && *t.id == *id)
+    }
+
+    /// Track a goal, its status entry appended to the list.
+    fn push(&mut self, status: GoalStatus, goal: Arc<A::Goal>, id: Arc<str>, destruction: Time) {
+        self.destroyed_at(destruction);
+        let at = self.entries.len();
+        status.put(&mut self.entries);
+        self.trackers.push(Tracker {
+            status,
+            goal,
+            key: id_key(&id),
+            id,
+            destruction,
+            encoded_len: self.entries.len() - at,
+        });
+    }
+
+    /// Note a destruction time given to a tracker (zero: none).
+    fn destroyed_at(&mut self, t: Time) {
+        if !t.is_zero() {
+            self.first_destruction = Some(self.first_destruction.map_or(t, |f| f.min(t)));
+        }
+    }
+
+    /// Re-encode the status entry of tracker `i` after its status changed.
+    fn reencode(&mut self, i: usize) {
+        let Some(t) = self.trackers.get(i) else {
+            return;
+        };
+        let at: usize = self.trackers[..i].iter().map(|t| t.encoded_len).sum();
+        self.scratch.clear();
+        t.status.put(&mut self.scratch);
+        let (old, new) = (t.encoded_len, self.scratch.len());
+        let end = self.entries.len();
+        if new > old {
+            self.entries.resize(end + new - old, 0);
+            self.entries.copy_within(at + old..end, at + new);
+        } else if new < old {
+            self.entries.copy_within(at + old..end, at + new);
+            self.entries.truncate(end - (old - new));
+        }
+        self.entries[at..at + new].copy_from_slice(&self.scratch);
+        self.trackers[i].encoded_len = new;
+    }
+
+    /// Re-encode every entry (after changes to many goals at once).
+    fn reencode_all(&mut self) {
+        self.entries.clear();
+        for t in &mut self.trackers {
+            let at = self.entries.len();
+            t.status.put(&mut self.entries);
+            t.encoded_len = self.entries.len() - at;
+        }
+    }
+
+    /// Drop the trackers `keep` refuses, and their entries.
+    fn retain(&mut self, mut keep: impl FnMut(&Tracker<A>) -> bool) {
+        let (mut read, mut write) = (0, 0);
+        let entries = &mut self.entries;
+        let mut first: Option<Time> = None;
+        self.trackers.retain(|t| {
+            let len = t.encoded_len;
+            let kept = keep(t);
+            if kept {
+                if read != write {
+                    entries.copy_within(read..read + len, write);
+                }
+                write += len;
+                if !t.destruction.is_zero() {
+                    first = Some(first.map_or(t.destruction, |f| f.min(t.destruction)));
+                }
+            }
+            read += len;
+            kept
+        });
+        entries.truncate(write);
+        self.first_destruction = first;
+    }
 }
 
 pub(crate) struct ServerShared<A: Action> {
@@ -116,13 +223,16 @@ impl<A: Action> ActionServer<A> {
             shared: Arc::new(ServerShared {
                 state: Mutex::new(State {
                     trackers: Vec::new(),
+                    entries: Vec::new(),
+                    scratch: Vec::new(),
+                    first_destruction: None,
                     last_cancel: Time::ZERO,
                     started: false,
                     sink: None,
                     status_seq: 0,
                     result_seq: 0,
                     feedback_seq: 0,
-                    status_msg: GoalStatusArray::default(),
+                    status_header: Header::default(),
                 }),
                 clock,
                 config,
@@ -208,7 +318,7 @@ impl<A: Action> ActionServer<A> {
     /// ros/actionlib's `lose` test.
     #[doc(hidden)]
     pub fn forget_goal_for_testing(&self, id: &str) {
-        lock(&self.shared.state).trackers.retain(|t| &*t.id != id);
+        lock(&self.shared.state).retain(|t| &*t.id != id);
     }
 
     /// A goal message arrived (A-3..A-5).
@@ -224,7 +334,7 @@ impl<A: Action> ActionServer<A> {
                 goal_id, goal: g, ..
             } = msg;
             if !goal_id.id.is_empty() {
-                if let Some(i) = st.trackers.iter().position(|t| *t.id == *goal_id.id) {
+                if let Some(i) = st.find(&goal_id.id) {
                     // a duplicate; a goal whose cancel came first is recalled now
                     let t = &mut st.trackers[i];
                     if !t.destruction.is_zero() {
@@ -234,6 +344,8 @@ impl<A: Action> ActionServer<A> {
                         t.status.status = StatusCode::Recalled as u8;
                         t.destruction = now;
                         let status = t.status.clone();
+                        st.destroyed_at(now);
+                        st.reencode(i);
                         sh.publish_result(&mut st, status, A::Result::default(), now);
                         sh.publish_status(&mut st);
                     }
@@ -252,8 +364,8 @@ impl<A: Action> ActionServer<A> {
                 goal_id.stamp
             };
             let goal = Arc::new(g);
-            st.trackers.push(Tracker {
-                status: GoalStatus {
+            st.push(
+                GoalStatus {
                     goal_id: GoalId {
                         stamp,
                         id: id.to_string(),
@@ -261,10 +373,10 @@ impl<A: Action> ActionServer<A> {
                     status: StatusCode::Pending as u8,
                     text: String::new(),
                 },
-                goal: goal.clone(),
-                id: id.clone(),
-                destruction: Time::ZERO,
-            });
+                goal.clone(),
+                id.clone(),
+                Time::ZERO,
+            );
             let handle = ServerGoalHandle {
                 server: sh.clone(),
                 id: id.clone(),
@@ -326,21 +438,22 @@ impl<A: Action> ActionServer<A> {
             }
             if !cancel.id.is_empty() && !found {
                 // remember the cancel for a goal that has not arrived yet
-                st.trackers.push(Tracker {
-                    status: GoalStatus {
+                st.push(
+                    GoalStatus {
                         goal_id: cancel.clone(),
                         status: StatusCode::Recalling as u8,
                         text: String::new(),
                     },
-                    goal: Arc::new(A::Goal::default()),
-                    id: cancel.id.as_str().into(),
-                    destruction: now,
-                });
+                    Arc::new(A::Goal::default()),
+                    cancel.id.as_str().into(),
+                    now,
+                );
             }
             if cancel.stamp > st.last_cancel {
                 st.last_cancel = cancel.stamp;
             }
             if changed {
+                st.reencode_all();
                 sh.publish_status(&mut st);
             }
         }
@@ -356,8 +469,10 @@ impl<A: Action> ServerShared<A> {
     fn prune(&self, st: &mut State<A>) {
         let now = self.clock.now();
         let timeout = self.config.status_list_timeout;
-        st.trackers
-            .retain(|t| t.destruction.is_zero() || t.destruction.plus(timeout) >= now);
+        // a later destruction time never expires before the first one
+        if st.first_destruction.is_some_and(|f| f.plus(timeout) < now) {
+            st.retain(|t| t.destruction.is_zero() || t.destruction.plus(timeout) >= now);
+        }
     }
 
     fn publish_status(&self, st: &mut State<A>) {
@@ -366,23 +481,13 @@ impl<A: Action> ServerShared<A> {
             return;
         };
         st.status_seq = st.status_seq.wrapping_add(1);
-        let State {
-            trackers,
-            status_msg: msg,
-            status_seq,
-            ..
-        } = st;
-        msg.header.seq = *status_seq;
-        msg.header.stamp = self.clock.now();
-        let list = &mut msg.status_list;
-        list.truncate(trackers.len());
-        for (i, t) in trackers.iter().enumerate() {
-            match list.get_mut(i) {
-                Some(s) => s.assign(&t.status),
-                None => list.push(t.status.clone()),
-            }
-        }
-        sink.publish_status(msg);
+        st.status_header.seq = st.status_seq;
+        st.status_header.stamp = self.clock.now();
+        sink.publish_status(&StatusList::new(
+            &st.status_header,
+            st.trackers.len() as u32,
+            &st.entries,
+        ));
     }
 
     fn publish_result(&self, st: &mut State<A>, status: GoalStatus, result: A::Result, now: Time) {
@@ -403,18 +508,14 @@ impl<A: Action> ServerShared<A> {
 
     pub(crate) fn code_of(&self, id: &str) -> Option<StatusCode> {
         let st = lock(&self.state);
-        st.trackers
-            .iter()
-            .find(|t| *t.id == *id)
-            .and_then(|t| StatusCode::from_u8(t.status.status))
+        st.find(id)
+            .and_then(|i| StatusCode::from_u8(st.trackers[i].status.status))
     }
 
     pub(crate) fn status_of(&self, id: &str) -> Option<(StatusCode, String)> {
         let st = lock(&self.state);
-        st.trackers
-            .iter()
-            .find(|t| *t.id == *id)
-            .and_then(|t| Some((StatusCode::from_u8(t.status.status)?, t.status.text.clone())))
+        let t = &st.trackers[st.find(id)?];
+        Some((StatusCode::from_u8(t.status.status)?, t.status.text.clone()))
     }
 
     /// Apply a user event to a goal. `result`: `None` for accept; `Some(r)` for the
@@ -440,11 +541,10 @@ impl<A: Action> ServerShared<A> {
         text: &str,
         now: Time,
     ) -> Result<(), ActionError> {
-        let t = st
-            .trackers
-            .iter_mut()
-            .find(|t| *t.id == *id)
+        let i = st
+            .find(id)
             .ok_or_else(|| ActionError::NotTracked(id.to_string()))?;
+        let t = &mut st.trackers[i];
         let from = StatusCode::from_u8(t.status.status).unwrap_or(StatusCode::Lost);
         let Some(to) = transition(from, ev) else {
             tracing::error!("goal {id}: cannot {} a goal that is {from}", ev.verb());
@@ -457,10 +557,15 @@ impl<A: Action> ServerShared<A> {
         t.status.status = to as u8;
         t.status.text.clear();
         t.status.text.push_str(text);
-        if to.is_terminal() {
-            // G-6: one result, then the status list
+        let terminal = to.is_terminal();
+        if terminal {
             t.destruction = now;
-            let status = t.status.clone();
+            st.destroyed_at(now);
+        }
+        st.reencode(i);
+        if terminal {
+            // G-6: one result, then the status list
+            let status = st.trackers[i].status.clone();
             self.publish_result(st, status, result.flatten().unwrap_or_default(), now);
         }
         self.publish_status(st);
@@ -471,10 +576,8 @@ impl<A: Action> ServerShared<A> {
         let now = self.clock.now();
         let mut st = lock(&self.state);
         let status = st
-            .trackers
-            .iter()
-            .find(|t| *t.id == *id)
-            .map(|t| t.status.clone())
+            .find(id)
+            .map(|i| st.trackers[i].status.clone())
             .ok_or_else(|| ActionError::NotTracked(id.to_string()))?;
         let Some(sink) = st.sink.clone() else {
             return Ok(());

@@ -6,7 +6,7 @@
 
 use crate::client::action_client::ActionClient;
 use crate::msg::actionlib_msgs::{
-    Action, ActionFeedback, ActionGoal, ActionResult, GoalId, GoalStatusArray,
+    Action, ActionFeedback, ActionGoal, ActionResult, GoalId, GoalStatusArray, StatusList,
 };
 use crate::server::action_server::ActionServer;
 use crate::sync::Signal;
@@ -82,7 +82,13 @@ impl<A: Action> Bus<A> {
 }
 
 impl<A: Action> ServerSink<A> for ServerPort<A> {
-    fn publish_status(&self, msg: &GoalStatusArray) {
+    fn publish_status(&self, list: &StatusList<'_>) {
+        let mut copy = lock(&self.bus.spare).pop().unwrap_or_default();
+        if let Err(e) = list.decode_into(&mut copy) {
+            // the server encoded the list itself; this would be a bug in the encoder
+            tracing::error!("{}: status list did not decode: {e}", self.name);
+            return;
+        }
         {
             let mut l = lock(&self.bus.latched);
             match &mut *l {
@@ -90,13 +96,11 @@ impl<A: Action> ServerSink<A> for ServerPort<A> {
                     if *name != self.name {
                         *name = self.name.clone();
                     }
-                    m.assign(msg);
+                    m.assign(&copy);
                 }
-                None => *l = Some((self.name.clone(), msg.clone())),
+                None => *l = Some((self.name.clone(), copy.clone())),
             }
         }
-        let mut copy = lock(&self.bus.spare).pop().unwrap_or_default();
-        copy.assign(msg);
         self.bus.push(Envelope::Status(self.name.clone(), copy));
     }
     fn publish_result(&self, msg: ActionResult<A::Result>) {

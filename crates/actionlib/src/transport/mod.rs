@@ -5,15 +5,15 @@
 pub mod inproc;
 
 use crate::msg::actionlib_msgs::{
-    Action, ActionFeedback, ActionGoal, ActionResult, GoalId, GoalStatusArray,
+    Action, ActionFeedback, ActionGoal, ActionResult, GoalId, StatusList,
 };
 
 /// Where an action server's messages go (`<ns>/status`, `<ns>/result`, `<ns>/feedback`).
 /// Implementations must not block and must not call back into the server.
 pub trait ServerSink<A: Action>: Send + Sync {
-    /// The status list (latched). The server keeps the array and updates it in place
-    /// for the next publication, so it lends it.
-    fn publish_status(&self, msg: &GoalStatusArray);
+    /// The status list (latched). The server keeps its entries serialised and updates
+    /// them in place for the next publication, so it lends them.
+    fn publish_status(&self, list: &StatusList<'_>);
     /// A goal's result.
     fn publish_result(&self, msg: ActionResult<A::Result>);
     /// A goal's feedback.

@@ -2,7 +2,9 @@
 //! and helpers to build goals and cancels.
 #![allow(dead_code)]
 
-use skipper_actionlib::msg::actionlib_msgs::{ActionFeedback, ActionGoal, ActionResult};
+use skipper_actionlib::msg::actionlib_msgs::{
+    ActionFeedback, ActionGoal, ActionResult, StatusList,
+};
 use skipper_actionlib::msg::test_actions::{Test, TestFeedback, TestGoal, TestResult};
 use skipper_actionlib::transport::ServerSink;
 use skipper_actionlib::*;
@@ -70,7 +72,8 @@ fn code(s: &GoalStatus) -> StatusCode {
 }
 
 impl ServerSink<Test> for Recorder {
-    fn publish_status(&self, msg: &GoalStatusArray) {
+    fn publish_status(&self, list: &StatusList<'_>) {
+        let msg = list.to_array().expect("the server's status list decodes");
         self.0.lock().unwrap().push(Out::Status(
             msg.status_list
                 .iter()
