@@ -36,3 +36,5 @@ sleep 3
 $ROS_PY scripts/ros/bench.py "skipper (goal callback)" /bench_simple "$skipper" "$GOALS" "$RATE" || true
 $ROS_PY scripts/ros/bench.py "rospy (goal callback)" /py_goal_cb "$py1" "$GOALS" "$RATE" || true
 $ROS_PY scripts/ros/bench.py "rospy (execute callback)" /py_execute_cb "$py2" "$GOALS" "$RATE" || true
+# the floor: the same messages per goal with no ROS at all (what the machine charges)
+(cd scripts/ros && $ROS_PY floor.py "$examples/socket_floor" "$GOALS" "$RATE") || true

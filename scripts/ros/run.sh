@@ -7,7 +7,7 @@
 #     `rostopic info` / `rostopic echo` on Skipper's node;
 #  4. the Python SimpleActionClient sending run_option goals to an XABSL run and
 #     run_mission goals to a mission run (goals.py), and `skipper action send` with
-#     run_option.
+#     run_option, and a goto goal to the AUV of the mission run.
 # Every process it starts is stopped by the trap. Needs scripts/ros/install.sh.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -99,4 +99,16 @@ printf '%s\n' 'NAME = "Dive"' 'STACK = {' '    { COMMAND = Guidance.Pitch,' \
 "$SKIPPER_BIN" run "$tmp/missions/dive.lua" --ros --no-log --speed 30 >"$tmp/run_mission.log" 2>&1 &
 pids+=($!)
 $ROS_PY scripts/ros/goals.py mission "$tmp/missions" 2>"$tmp/goals_mission.err" || fail "run_mission with the Python client"
+# the AUV's goto: it heads for the point at its depth and succeeds within its default
+# tolerance (10 m); the result is where it ended up
+"$SKIPPER_BIN" action send /tethys/goto x=60 y=40 --wait 20s --timeout 120s >"$tmp/send_auv_goto.log" 2>&1 \
+  || fail "skipper action send /tethys/goto"
+grep -q '^feedback: GotoFeedback' "$tmp/send_auv_goto.log" || fail "AUV goto sent no feedback"
+grep -q '^SUCCEEDED' "$tmp/send_auv_goto.log" || fail "AUV goto did not succeed"
+$ROS_PY - "$tmp/send_auv_goto.log" <<'PY' || fail "AUV goto ended outside its tolerance"
+import re, sys
+x, y = map(float, re.search(r"GotoResult \{ x: ([-\d.e]+), y: ([-\d.e]+)", open(sys.argv[1]).read()).groups())
+sys.exit(0 if ((x - 60) ** 2 + (y - 40) ** 2) ** 0.5 <= 10 else 1)
+PY
+ok "skipper action send /tethys/goto x=60 y=40: feedback, SUCCEEDED within 10 m"
 echo "$checks passed, 0 failed"
