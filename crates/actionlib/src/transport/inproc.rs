@@ -8,6 +8,7 @@ use crate::client::action_client::ActionClient;
 use crate::msg::actionlib_msgs::{
     Action, ActionFeedback, ActionGoal, ActionResult, GoalId, GoalStatusArray, StatusList,
 };
+use crate::msg::Message;
 use crate::server::action_server::ActionServer;
 use crate::sync::Signal;
 use crate::transport::{ClientSink, ServerSink};
@@ -37,7 +38,8 @@ struct Bus<A: Action> {
     /// snapshots, replaced when one attaches (a delivery clones the Arc, not the list)
     servers: Mutex<Arc<Vec<NamedServer<A>>>>,
     clients: Mutex<Arc<Vec<ActionClient<A>>>>,
-    latched: Mutex<Option<(Arc<str>, GoalStatusArray)>>,
+    /// the last status list, serialised (decoded only for a client that attaches)
+    latched: Mutex<Option<(Arc<str>, Vec<u8>)>>,
     /// status lists delivered, kept for the next ones (their buffers are reused)
     spare: Mutex<Vec<GoalStatusArray>>,
     stop: AtomicBool,
@@ -91,15 +93,12 @@ impl<A: Action> ServerSink<A> for ServerPort<A> {
         }
         {
             let mut l = lock(&self.bus.latched);
-            match &mut *l {
-                Some((name, m)) => {
-                    if *name != self.name {
-                        *name = self.name.clone();
-                    }
-                    m.assign(&copy);
-                }
-                None => *l = Some((self.name.clone(), copy.clone())),
+            let (name, body) = l.get_or_insert_with(|| (self.name.clone(), Vec::new()));
+            if *name != self.name {
+                *name = self.name.clone();
             }
+            body.clear();
+            list.encode(body);
         }
         self.bus.push(Envelope::Status(self.name.clone(), copy));
     }
@@ -170,8 +169,11 @@ impl<A: Action> InProcBus<A> {
             bus: self.bus.clone(),
         }));
         let latched = lock(&self.bus.latched).clone();
-        if let Some((name, msg)) = latched {
-            self.bus.push(Envelope::Status(name, msg));
+        if let Some((name, body)) = latched {
+            match GoalStatusArray::decode(&body) {
+                Ok(msg) => self.bus.push(Envelope::Status(name, msg)),
+                Err(e) => tracing::error!("{name}: latched status list did not decode: {e}"),
+            }
         }
     }
 
