@@ -35,23 +35,6 @@ impl GoalStatus {
     }
 }
 
-impl GoalStatusArray {
-    /// Become a copy of `other`, reusing this one's buffers (no allocation once they
-    /// are large enough).
-    pub fn assign(&mut self, other: &GoalStatusArray) {
-        self.header.seq = other.header.seq;
-        self.header.stamp = other.header.stamp;
-        self.header.frame_id.clone_from(&other.header.frame_id);
-        self.status_list.truncate(other.status_list.len());
-        for (i, s) in other.status_list.iter().enumerate() {
-            match self.status_list.get_mut(i) {
-                Some(d) => d.assign(s),
-                None => self.status_list.push(s.clone()),
-            }
-        }
-    }
-}
-
 /// A `GoalStatusArray` as an action server publishes it: the header and the entries,
 /// which are kept already serialised, one after another in the list's order (the server
 /// re-encodes an entry only when its goal changes, so a publication is one contiguous

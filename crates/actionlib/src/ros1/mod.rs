@@ -24,7 +24,7 @@ pub fn fuzz_input(data: &[u8]) -> bool {
     use crate::msg::actionlib_msgs::{
         ActionGoal, ActionResult, GoalId, GoalStatusArray, StatusList,
     };
-    use crate::msg::common::{Odometry, PoseStamped, Twist};
+    use crate::msg::common::{Header, Odometry, PoseStamped, Twist};
     use crate::msg::skipper_msgs::{GotoGoal, GotoResult, RunMissionGoal, RunOptionGoal};
     use crate::msg::test_actions::TestRequestGoal;
     use crate::msg::Message;
@@ -37,9 +37,9 @@ pub fn fuzz_input(data: &[u8]) -> bool {
             // as the message it is the tail of
             let mut decoded = GoalStatusArray::decode(rest).is_ok();
             if let Some((count, entries)) = rest.split_first_chunk::<4>() {
-                let header = crate::msg::common::Header::default();
+                let header = Header::default();
                 let mut body = Vec::new();
-                crate::msg::Message::encode(&header, &mut body);
+                header.encode(&mut body);
                 body.extend_from_slice(rest);
                 let as_message = GoalStatusArray::decode(&body);
                 let mut as_list = GoalStatusArray::default();

@@ -89,9 +89,10 @@ impl<A: Action> State<A> {
     /// The index of the goal with this id.
     fn find(&self, id: &str) -> Option<usize> {
         let key = id_key(id);
+        // from the newest: the goal a server works on is usually the last one that came
         self.trackers
             .iter()
-            .position(|t| t.key == key && *t.id == *id)
+            .rposition(|t| t.key == key && *t.id == *id)
     }
 
     /// Track a goal, its status entry appended to the list.
