@@ -4,10 +4,10 @@
 
 use skipper_actionlib::ros1::testing::FakeMaster;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::process::Command;
 
 mod ros_cli;
-use ros_cli::{send, Run};
+use ros_cli::{send, succeeded, Run};
 
 fn examples() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples")
@@ -18,13 +18,17 @@ fn examples() -> PathBuf {
 fn run_option_from_the_command_line() {
     let m = FakeMaster::start().unwrap();
     let agents = examples().join("xabsl/goals/agents.xabsl");
-    let _run = Run(Command::new(env!("CARGO_BIN_EXE_skipper"))
-        .args(["run", agents.to_str().unwrap(), "--ros", &m.uri])
-        .args(["--no-log", "--until", "120", "--speed", "4"])
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap());
+    let _run = Run::start(&[
+        "run",
+        agents.to_str().unwrap(),
+        "--ros",
+        &m.uri,
+        "--no-log",
+        "--until",
+        "120",
+        "--speed",
+        "4",
+    ]);
     let out = send(
         &m.uri,
         &[
@@ -37,13 +41,7 @@ fn run_option_from_the_command_line() {
             "60s",
         ],
     );
-    let text = String::from_utf8_lossy(&out.stdout);
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "{text}\n{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let text = succeeded(&out);
     assert!(text.contains("turn_to.turning"), "{text}");
     assert!(
         text.contains("SUCCEEDED: option `turn_to` reached a target state (turn_to.there)"),
@@ -64,12 +62,7 @@ fn run_option_from_the_command_line() {
         &m.uri,
         &["/robot1/goto", "x=0.3", "y=0", "--timeout", "60s"],
     );
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&out.stdout)
-    );
+    succeeded(&out);
 }
 
 #[cfg(unix)]
@@ -147,13 +140,17 @@ fn an_auv_under_ros_publishes_its_pose_in_the_worksite_frame() {
     use std::time::{Duration, Instant};
     let m = FakeMaster::start().unwrap();
     let mission = examples().join("missions/test_mission.lua");
-    let _run = Run(Command::new(env!("CARGO_BIN_EXE_skipper"))
-        .args(["run", mission.to_str().unwrap(), "--ros", &m.uri])
-        .args(["--no-log", "--until", "1h", "--speed", "50"])
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap());
+    let _run = Run::start(&[
+        "run",
+        mission.to_str().unwrap(),
+        "--ros",
+        &m.uri,
+        "--no-log",
+        "--until",
+        "1h",
+        "--speed",
+        "50",
+    ]);
     let mut c = NodeConfig::from_env("/auv_watcher");
     c.master_uri = m.uri.clone();
     let node = Node::new(c).unwrap();

@@ -8,31 +8,19 @@ use skipper_actionlib::msg::common::{Odometry, PoseStamped, Twist, Vector3};
 use skipper_actionlib::ros1::action::{subscribe, TypedPublisher};
 use skipper_actionlib::ros1::testing::FakeMaster;
 use skipper_actionlib::ros1::{Node, NodeConfig};
-use std::process::{Command, Stdio};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 mod ros_cli;
-use ros_cli::{send, Run};
+use ros_cli::{send, succeeded, Run};
 
 #[cfg(unix)]
 #[test]
 fn goto_over_ros_with_feedback_cancel_and_pose() {
     let m = FakeMaster::start().unwrap();
-    let _run = Run(Command::new(env!("CARGO_BIN_EXE_skipper"))
-        .args(["run", "--ros", &m.uri, "--no-log", "--until", "120"])
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap());
+    let _run = Run::start(&["run", "--ros", &m.uri, "--no-log", "--until", "120"]);
     let out = send(&m.uri, &["/robot1/goto", "x=1.0", "y=0.5", "--wait", "20s"]);
-    let text = String::from_utf8_lossy(&out.stdout);
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "{text}\n{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let text = succeeded(&out);
     assert!(
         text.contains("feedback: GotoFeedback { distance:"),
         "{text}"
@@ -103,25 +91,23 @@ fn the_auv_takes_goto_goals_and_obeys_cmd_vel() {
     let m = FakeMaster::start().unwrap();
     let mission = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("../../examples/missions/test_mission.lua");
-    let _run = Run(Command::new(env!("CARGO_BIN_EXE_skipper"))
-        .args(["run", mission.to_str().unwrap(), "--ros", &m.uri])
-        .args(["--no-log", "--until", "2h", "--speed", "50"])
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap());
+    let _run = Run::start(&[
+        "run",
+        mission.to_str().unwrap(),
+        "--ros",
+        &m.uri,
+        "--no-log",
+        "--until",
+        "2h",
+        "--speed",
+        "50",
+    ]);
     // a goal north-west of the start: flown to within the default 10 m
     let out = send(
         &m.uri,
         &["/tethys/goto", "x=-150", "y=100", "--wait", "20s"],
     );
-    let text = String::from_utf8_lossy(&out.stdout);
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "{text}\n{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let text = succeeded(&out);
     assert!(
         text.contains("feedback: GotoFeedback { distance:"),
         "{text}"
