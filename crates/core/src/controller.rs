@@ -6,6 +6,7 @@
 
 use crate::actuation::Actuation;
 use crate::event::Events;
+use crate::goals::Goals;
 use crate::signals::Signals;
 use crate::vehicle::VehicleInfo;
 use std::time::Duration;
@@ -79,4 +80,8 @@ pub trait Controller {
     fn summary(&self, _out: &mut serde_json::Map<String, serde_json::Value>) {}
     /// Called once when the run ends, for whatever reason.
     fn finish(&mut self) {}
+    /// The goals this controller accepts, if any (see [`crate::goals`]).
+    fn goals(&mut self) -> Option<&mut dyn Goals> {
+        None
+    }
 }

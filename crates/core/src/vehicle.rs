@@ -33,6 +33,20 @@ pub struct VehicleInfo {
     pub model: String,
 }
 
+/// How a vehicle moves, for pilots that steer it from outside its controller (a `goto`
+/// goal, a velocity command).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Handling {
+    /// top speed (m/s)
+    pub max_speed: f64,
+    /// the speed it travels at when told to go somewhere (m/s)
+    pub cruise_speed: f64,
+    /// turn rate at speed (rad/s)
+    pub turn_rate: f64,
+    /// speed from which it turns at its full rate (m/s; 0: it turns on the spot)
+    pub authority_speed: f64,
+}
+
 /// A vehicle failed (a link dropped, a device fault).
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 #[error("vehicle {vehicle}: {message}")]
@@ -73,6 +87,10 @@ pub trait Vehicle {
     fn view(&self) -> serde_json::Value {
         serde_json::Value::Null
     }
+    /// How it moves, if it says (the AUV does: pilots need its turning circle).
+    fn handling(&self) -> Option<Handling> {
+        None
+    }
 }
 
 /// A set of vehicles that share time and space.
@@ -99,4 +117,9 @@ pub trait World {
     }
     /// Add world-specific keys to the run summary.
     fn summary(&self, _out: &mut serde_json::Map<String, serde_json::Value>) {}
+    /// Where the world's local frame is on the globe (latitude, longitude in degrees), if
+    /// it is anywhere (an AUV worksite is).
+    fn geo_origin(&self) -> Option<(f64, f64)> {
+        None
+    }
 }

@@ -35,7 +35,7 @@ use skipper_core::geometry::wrap_rad;
 use skipper_core::units::{self, Unit};
 use skipper_core::vehicle::VehicleError;
 use skipper_core::{
-    Actuation, Events, Pose3, SignalId, Signals, Value, Vehicle, VehicleInfo, VehicleKind,
+    Actuation, Events, Handling, Pose3, SignalId, Signals, Value, Vehicle, VehicleInfo, VehicleKind,
 };
 use std::f64::consts::FRAC_PI_2;
 use std::time::Duration;
@@ -67,6 +67,9 @@ pub struct LrauvParams {
     pub buoyancy_rate: f64,
     /// the vehicle is at the surface at this depth or shallower (m)
     pub surface_depth: f64,
+    /// the speed it transits at when sent somewhere (m/s; an LRAUV's
+    /// `SpeedControl.SPEED_FAST`)
+    pub cruise_speed: f64,
 }
 
 impl Default for LrauvParams {
@@ -84,6 +87,7 @@ impl Default for LrauvParams {
             buoyancy_speed: 0.08,
             buoyancy_rate: 1.0 / 30.0,
             surface_depth: 0.5,
+            cruise_speed: 1.0,
         }
     }
 }
@@ -230,6 +234,13 @@ impl Lrauv {
     /// The vehicle's parameters.
     pub fn params(&self) -> &LrauvParams {
         &self.params
+    }
+    /// Set the speed it transits at when sent somewhere (m/s, at most its top speed;
+    /// a speed that is not positive is ignored).
+    pub fn set_cruise_speed(&mut self, v: f64) {
+        if v.is_finite() && v > 0.0 {
+            self.params.cruise_speed = v.min(self.params.max_speed);
+        }
     }
     /// The worksite.
     pub fn site(&self) -> &AuvSite {
@@ -383,6 +394,16 @@ impl Lrauv {
 impl Vehicle for Lrauv {
     fn info(&self) -> &VehicleInfo {
         &self.info
+    }
+
+    fn handling(&self) -> Option<Handling> {
+        let p = &self.params;
+        Some(Handling {
+            max_speed: p.max_speed,
+            cruise_speed: p.cruise_speed,
+            turn_rate: p.turn_rate,
+            authority_speed: p.authority_speed,
+        })
     }
 
     fn sense(&mut self, now: Duration, s: &mut Signals, _events: &mut Events) {

@@ -46,6 +46,11 @@ impl World for AuvWorld {
             self.vehicle.step(h);
         }
     }
+    fn geo_origin(&self) -> Option<(f64, f64)> {
+        let s = self.vehicle.site();
+        Some((s.latitude, s.longitude))
+    }
+
     fn describe(&self) -> serde_json::Value {
         let s = self.vehicle.site();
         // the coastline: a 100 km segment, in local metres

@@ -1,0 +1,29 @@
+//! `skipper-goals`: goals for any controller, on any vehicle, from any transport.
+//!
+//! - [`mailbox`]: one robot's goals between threads: a [`Mailbox`] is the
+//!   [`GoalPort`](skipper_core::goals::GoalPort) every transport uses, holding the
+//!   single-goal policy of [`GoalDesk`](skipper_core::goals::GoalDesk);
+//! - [`runner`]: the [`GoalRunner`], which serves a controller's declared goals each cycle;
+//! - [`goto`]: the `goto` goal kind for any vehicle ([`Goto`]): while a goal is active
+//!   its [`pilot`] steers there and the controller under it is held;
+//! - [`pilot`]: how a ground robot ([`pilot::GroundPilot`]) and an AUV
+//!   ([`pilot::AuvPilot`]) steer to a point;
+//! - [`velocity`]: velocity commands (ROS `cmd_vel`) that override a vehicle's
+//!   controllers while fresh;
+//! - [`bind`]: all of it put together for one vehicle of a world, chosen by what the
+//!   vehicle is.
+//!
+//! This crate depends on skipper-core only: it knows no engine, vehicle or transport.
+
+pub mod bind;
+pub mod goto;
+pub mod mailbox;
+pub mod pilot;
+pub mod runner;
+pub mod velocity;
+
+pub use bind::{bind, BindOptions, Bound};
+pub use goto::{Goto, GOTO};
+pub use mailbox::Mailbox;
+pub use runner::GoalRunner;
+pub use velocity::{VelocityCommand, VelocityInbox, VelocityOverride};
