@@ -1,0 +1,88 @@
+//! The last pass: cycles in the option graph (X8001, which the engine would refuse to
+//! load) and chains of calls deeper than the engine goes (X8009).
+
+use super::Checker;
+use crate::diag::Diagnostic;
+use crate::model::*;
+use crate::source::Span;
+
+impl Checker {
+    /// Cycles in the option graph (the engine refuses them), and chains of calls deeper
+    /// than the engine will go; depth first, without recursion.
+    pub(super) fn check_cycles(&mut self) {
+        const MAX_CALL_DEPTH: usize = 256;
+        let n = self.prog.options.len();
+        let callees: Vec<Vec<OptionId>> = (0..n).map(|o| self.prog.callees(o)).collect();
+        // 0 = unvisited, 1 = on the path, 2 = done
+        let mut mark = vec![0u8; n];
+        let mut reported = vec![false; n];
+        let mut too_deep = false;
+        for start in 0..n {
+            if mark[start] != 0 {
+                continue;
+            }
+            mark[start] = 1;
+            let mut stack: Vec<(OptionId, usize)> = vec![(start, 0)];
+            while let Some(&mut (o, ref mut k)) = stack.last_mut() {
+                let Some(&c) = callees[o].get(*k) else {
+                    mark[o] = 2;
+                    stack.pop();
+                    continue;
+                };
+                *k += 1;
+                if mark[c] == 1 {
+                    if !reported[c] {
+                        reported[c] = true;
+                        let pos = stack.iter().position(|&(x, _)| x == c).unwrap_or(0);
+                        let chain: Vec<String> = stack[pos..]
+                            .iter()
+                            .map(|&(x, _)| x)
+                            .chain(std::iter::once(c))
+                            .map(|x| format!("`{}`", self.prog.options[x].name))
+                            .collect();
+                        let span = self.call_span(o, c);
+                        self.push(
+                            Diagnostic::error(
+                                "X8001",
+                                span,
+                                format!(
+                                    "the options call each other in a cycle: {}",
+                                    chain.join(" calls ")
+                                ),
+                            )
+                            .note("the option graph must be a tree or a DAG; the engine refuses to load a cycle"),
+                        );
+                    }
+                } else if mark[c] == 0 {
+                    if stack.len() >= MAX_CALL_DEPTH {
+                        if !too_deep {
+                            too_deep = true;
+                            let span = self.call_span(o, c);
+                            self.err(
+                                "X8009",
+                                span,
+                                format!("options call each other more than {MAX_CALL_DEPTH} levels deep"),
+                            );
+                        }
+                        mark[c] = 2;
+                        continue;
+                    }
+                    mark[c] = 1;
+                    stack.push((c, 0));
+                }
+            }
+        }
+    }
+
+    pub(super) fn call_span(&self, from: OptionId, to: OptionId) -> Span {
+        let opt = &self.prog.options[from];
+        opt.common_action
+            .iter()
+            .chain(opt.states.iter().flat_map(|s| s.actions.iter()))
+            .find_map(|a| match a {
+                Action::Option { option, span, .. } if *option == to => Some(*span),
+                _ => None,
+            })
+            .unwrap_or(opt.span)
+    }
+}
