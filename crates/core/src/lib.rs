@@ -24,6 +24,7 @@ pub mod geo;
 pub mod geometry;
 pub mod goals;
 pub mod runner;
+pub mod seconds;
 pub mod signals;
 pub mod time;
 pub mod units;

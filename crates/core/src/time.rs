@@ -76,22 +76,25 @@ impl Default for WallClock {
     }
 }
 
+/// A usable speed factor: out of range factors are brought into
+/// [`MIN_SPEED`, `MAX_SPEED`](crate::seconds), NaN is real time.
 fn sane_factor(f: f64) -> f64 {
-    if f.is_finite() && f > 1e-6 {
-        f
-    } else {
+    if f.is_nan() {
         1.0
+    } else {
+        f.clamp(crate::seconds::MIN_SPEED, crate::seconds::MAX_SPEED)
     }
 }
 
 impl Clock for WallClock {
     fn now(&self) -> Duration {
-        self.base + self.origin.elapsed().mul_f64(self.factor)
+        self.base
+            .saturating_add(crate::seconds::scale(self.origin.elapsed(), self.factor))
     }
     fn wait_until(&mut self, t: Duration) {
         let now = self.now();
         if t > now {
-            std::thread::sleep((t - now).div_f64(self.factor));
+            std::thread::sleep(crate::seconds::scale(t - now, 1.0 / self.factor));
         }
     }
     fn is_simulated(&self) -> bool {
@@ -161,11 +164,7 @@ pub fn parse_duration(input: &str) -> Result<Duration, DurationError> {
 }
 
 fn seconds(s: f64) -> Option<Duration> {
-    if (0.0..1e12).contains(&s) {
-        Some(Duration::from_secs_f64(s))
-    } else {
-        None
-    }
+    crate::seconds::duration_from_secs(s).ok()
 }
 
 #[cfg(test)]

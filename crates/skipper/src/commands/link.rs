@@ -10,6 +10,7 @@ use crate::runlog::{self, RunLog};
 use crate::speech::{Speaker, SpeechObserver};
 use crate::vehicles::{self, VehicleChoice};
 use clap::{Args, Subcommand};
+use skipper_core::seconds;
 use skipper_core::time::parse_duration;
 use skipper_core::{RunConfig, RunOutcome, Runner};
 use skipper_link::{Link, LinkConfig, LinkController, PostOffice};
@@ -127,18 +128,7 @@ fn check(a: &ServeArgs) -> Result<(), Failure> {
             a.listen.ip()
         )));
     }
-    if !(a.rate.is_finite() && a.rate > 0.0 && a.rate <= 1000.0) {
-        return Err(Failure::bad_input(format!(
-            "--rate must be between 0 and 1000 Hz, not {}",
-            a.rate
-        )));
-    }
-    if !(a.speed.is_finite() && a.speed > 0.0) {
-        return Err(Failure::bad_input(format!(
-            "--speed must be a positive factor, not {}",
-            a.speed
-        )));
-    }
+    seconds::speed_factor(a.speed).map_err(|e| Failure::bad_input(format!("--speed: {e}")))?;
     if a.silence.is_zero() {
         return Err(Failure::bad_input("--silence must be longer than 0"));
     }
@@ -158,7 +148,8 @@ fn serve(a: ServeArgs) -> Result<u8, Failure> {
         .filter_map(|i| world.vehicle(i).map(|v| v.info().name.clone()))
         .collect();
     let realtime = a.realtime || !matches!(a.vehicle, VehicleChoice::Sim);
-    let period = Duration::from_secs_f64(1.0 / a.rate);
+    let period = seconds::period_of_rate(a.rate)
+        .map_err(|e| Failure::bad_input(format!("--rate (Hz): {e}")))?;
     let post = PostOffice::new();
     let hub = Hub::new(
         &names,
@@ -211,12 +202,7 @@ fn serve(a: ServeArgs) -> Result<u8, Failure> {
         runner.add_observer(Box::new(Gate::new(hub.clone(), control.clone())));
     }
     let c2 = control.clone();
-    let _ = ctrlc::set_handler(move || {
-        if c2.stop_requested() {
-            std::process::exit(i32::from(exit::INTERRUPTED));
-        }
-        c2.request_stop();
-    });
+    crate::shutdown::on_stop(move || c2.request_stop());
 
     let server = Listener::start(listener, hub.clone())
         .map_err(|e| Failure::failed(format!("cannot serve on {addr}: {e}")))?;

@@ -10,6 +10,7 @@ use crate::progress::Progress;
 use crate::runlog::{self, RunLog};
 use crate::vehicles::{self, VehicleChoice};
 use clap::Args;
+use skipper_core::seconds;
 use skipper_core::time::parse_duration;
 use skipper_core::{RunConfig, RunOutcome, Runner};
 use std::path::PathBuf;
@@ -181,17 +182,9 @@ pub fn run(args: RunArgs) -> Result<u8, Failure> {
     } else {
         10.0
     });
-    if !(rate.is_finite() && rate > 0.0 && rate <= 1000.0) {
-        return Err(Failure::bad_input(format!(
-            "--rate must be between 0 and 1000 Hz, not {rate}"
-        )));
-    }
-    if !(args.speed.is_finite() && args.speed > 0.0) {
-        return Err(Failure::bad_input(format!(
-            "--speed must be a positive factor, not {}",
-            args.speed
-        )));
-    }
+    let period = seconds::period_of_rate(rate)
+        .map_err(|e| Failure::bad_input(format!("--rate (Hz): {e}")))?;
+    seconds::speed_factor(args.speed).map_err(|e| Failure::bad_input(format!("--speed: {e}")))?;
     let serve = args
         .serve
         .map(|a| crate::dashboard::ServeOptions::new(a, args.allow_remote))
@@ -215,12 +208,11 @@ pub fn run(args: RunArgs) -> Result<u8, Failure> {
         .transpose()?;
     let robots = world.len();
     let config = RunConfig {
-        period: Duration::from_secs_f64(1.0 / rate),
+        period,
         until: args.until,
         realtime,
         speed: args.speed,
     };
-    let period = config.period;
     let mut runner = Runner::new(world, config);
     let mut goals = Vec::new();
     for (i, c) in controllers {
@@ -287,13 +279,8 @@ pub fn run(args: RunArgs) -> Result<u8, Failure> {
         )));
     }
     let control = runner.control();
-    // A second Ctrl-C while the first is being handled ends the process at once.
-    let _ = ctrlc::set_handler(move || {
-        if control.stop_requested() {
-            std::process::exit(i32::from(exit::INTERRUPTED));
-        }
-        control.request_stop();
-    });
+    // Ctrl-C or SIGTERM; a second one while the first is being handled ends the process
+    crate::shutdown::on_stop(move || control.request_stop());
 
     let report = runner.run();
     // controllers have finished (goals aborted); now leave the ROS graph

@@ -314,10 +314,8 @@ impl Backend for LiveState {
                 c.step_once();
             }
             "speed" => {
-                let factor = f(cmd, "factor")?;
-                if !(factor > 0.0 && factor <= 1000.0) {
-                    return Err(format!("the speed factor must be in (0, 1000], not {factor}"));
-                }
+                let factor = skipper_core::seconds::speed_factor(f(cmd, "factor")?)
+                    .map_err(|e| format!("the speed factor: {e}"))?;
                 c.set_speed(factor);
             }
             "estop" => {
