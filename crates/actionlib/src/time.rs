@@ -62,6 +62,34 @@ impl Time {
     }
 }
 
+/// The longest duration a peer's number of seconds is taken as (about 116 days): far
+/// past any status period or list timeout, and far below where adding it to an instant
+/// could overflow.
+pub const MAX_PEER_SECS: Duration = Duration::from_secs(10_000_000);
+
+/// Seconds from a peer (a parameter on the master, a field of a message) as a duration
+/// clamped into `[min, max]`, never a panic: a value that had to be changed (NaN,
+/// infinite, negative, too large) is logged as a warning that names `what`. The only
+/// place where this crate turns a peer's floating-point seconds into a `Duration`.
+pub fn peer_secs(what: &str, s: f64, min: Duration, max: Duration) -> Duration {
+    let clamped = if s.is_nan() {
+        min
+    } else {
+        // from here on `s` is a number, and the bounds keep it finite
+        match Duration::try_from_secs_f64(s.clamp(min.as_secs_f64(), max.as_secs_f64())) {
+            Ok(d) => d.clamp(min, max),
+            Err(_) => min,
+        }
+    };
+    if s.is_nan() || s < min.as_secs_f64() || s > max.as_secs_f64() {
+        tracing::warn!(
+            "{what} = {s:?} s is out of range; using {:?} s",
+            clamped.as_secs_f64()
+        );
+    }
+    clamped
+}
+
 /// A ROS `duration`: signed seconds and nanoseconds.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct RosDuration {
@@ -137,6 +165,18 @@ mod tests {
         assert_eq!(t.since(Time::new(2, 0)), Duration::from_millis(500));
         assert_eq!(Time::new(1, 0).since(t), Duration::ZERO);
         assert_eq!(Time::from_secs_f64(-3.0), Time::ZERO);
+        assert_eq!(Time::from_secs_f64(1e300).secs, u32::MAX);
+    }
+
+    #[test]
+    fn peer_seconds_are_clamped_never_a_panic() {
+        let (lo, hi) = (Duration::from_millis(1), Duration::from_secs(60));
+        assert_eq!(peer_secs("x", 2.5, lo, hi), Duration::from_millis(2500));
+        assert_eq!(peer_secs("x", 1e300, lo, hi), hi);
+        assert_eq!(peer_secs("x", f64::INFINITY, lo, hi), hi);
+        assert_eq!(peer_secs("x", -1.0, lo, hi), lo);
+        assert_eq!(peer_secs("x", f64::NAN, lo, hi), lo);
+        assert_eq!(peer_secs("x", 1e-300, lo, hi), lo);
     }
 
     #[test]

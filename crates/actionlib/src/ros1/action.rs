@@ -9,6 +9,7 @@ use crate::msg::actionlib_msgs::{
 };
 use crate::msg::Message;
 use crate::server::action_server::{ActionServer, ServerConfig};
+use crate::time::{peer_secs, MAX_PEER_SECS};
 use crate::transport::{ClientSink, ServerSink};
 use std::marker::PhantomData;
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
@@ -111,9 +112,9 @@ pub fn server_config_from_params(node: &Node, ns: &str) -> ServerConfig {
     if let Some(t) = node
         .get_param(&format!("{ns}/status_list_timeout"))
         .and_then(|v| v.as_f64())
-        .filter(|t| t.is_finite() && *t >= 0.0)
     {
-        c.status_list_timeout = Duration::from_secs_f64(t);
+        let what = format!("{ns}/status_list_timeout");
+        c.status_list_timeout = peer_secs(&what, t, Duration::ZERO, MAX_PEER_SECS);
     }
     c
 }
@@ -153,7 +154,14 @@ impl ActionServerBinding {
         let stop = Arc::new((Mutex::new(false), Condvar::new()));
         let freq = server.config().status_frequency;
         let timer = if freq.is_finite() && freq > 0.0 {
-            let period = Duration::from_secs_f64(1.0 / freq);
+            // at most 1000 publications a second, at least one in MAX_PEER_SECS
+            let (fastest, slowest) = (Duration::from_millis(1), MAX_PEER_SECS);
+            let period = peer_secs(
+                "the status period (1/status_frequency)",
+                1.0 / freq,
+                fastest,
+                slowest,
+            );
             let (s, stop2) = (server.clone(), stop.clone());
             std::thread::Builder::new()
                 .name("actionlib-status".into())
