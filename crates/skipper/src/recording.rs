@@ -274,7 +274,10 @@ fn chunk_records(data: &[u8]) -> Option<std::borrow::Cow<'_, [u8]>> {
     match compression.as_str() {
         "" if records.len() as u64 == size => Some(std::borrow::Cow::Borrowed(records)),
         "zstd" if size <= CHUNK_LIMIT => {
-            let mut out = Vec::with_capacity(usize::try_from(size.min(1 << 24)).ok()?);
+            // reserve what the compressed bytes announce only up to their own size; the
+            // buffer grows with what really decompresses (at most `size`)
+            let reserve = size.min(records.len() as u64).min(1 << 24);
+            let mut out = Vec::with_capacity(usize::try_from(reserve).ok()?);
             zstd::stream::read::Decoder::new(records)
                 .ok()?
                 .take(size)

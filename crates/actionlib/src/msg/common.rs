@@ -16,6 +16,7 @@ impl Default for Covariance {
 }
 
 impl Field for Covariance {
+    const MIN_WIRE_SIZE: usize = <[f64; 36]>::MIN_WIRE_SIZE;
     fn put(&self, w: &mut Vec<u8>) {
         self.0.put(w);
     }

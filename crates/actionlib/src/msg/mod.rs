@@ -78,8 +78,8 @@ impl<'a> Reader<'a> {
         a.copy_from_slice(s);
         Ok(a)
     }
-    /// A `u32` length or count, checked against what is left (each element takes at
-    /// least one byte, so a count can never exceed the bytes left).
+    /// A `u32` byte length (of a string), checked against what is left. Element counts
+    /// of arrays are read with [`Reader::count`].
     pub fn length(&mut self) -> Result<usize, DecodeError> {
         let offset = self.pos;
         let len = u32::from_le_bytes(self.array()?) as usize;
@@ -91,6 +91,23 @@ impl<'a> Reader<'a> {
             });
         }
         Ok(len)
+    }
+    /// A `u32` element count of an array whose elements take at least `min_size` bytes
+    /// each on the wire, checked against what is left: the count can never ask for more
+    /// elements than the bytes left could hold, so a capacity reserved from it is
+    /// bounded by the message's own size.
+    pub fn count(&mut self, min_size: usize) -> Result<usize, DecodeError> {
+        let offset = self.pos;
+        let n = u32::from_le_bytes(self.array()?) as usize;
+        let left = self.remaining();
+        if n > left / min_size.max(1) {
+            return Err(DecodeError::BadLength {
+                offset,
+                len: n,
+                left,
+            });
+        }
+        Ok(n)
     }
     /// A string field, borrowed from the bytes.
     pub fn str(&mut self) -> Result<&'a str, DecodeError> {
@@ -110,6 +127,9 @@ impl<'a> Reader<'a> {
 
 /// A field type of a ROS message: how it is written and read.
 pub trait Field: Sized {
+    /// The fewest bytes a value of this type takes on the wire (an empty array or string
+    /// still has its 4-byte length): what bounds the elements a count may ask for.
+    const MIN_WIRE_SIZE: usize;
     /// Append the field's bytes.
     fn put(&self, w: &mut Vec<u8>);
     /// Read the field.
@@ -119,6 +139,7 @@ pub trait Field: Sized {
 macro_rules! le_field {
     ($($t:ty),*) => {$(
         impl Field for $t {
+            const MIN_WIRE_SIZE: usize = std::mem::size_of::<$t>();
             fn put(&self, w: &mut Vec<u8>) {
                 w.extend_from_slice(&self.to_le_bytes());
             }
@@ -131,6 +152,7 @@ macro_rules! le_field {
 le_field!(u8, i8, u16, i16, u32, i32, u64, i64, f32, f64);
 
 impl Field for bool {
+    const MIN_WIRE_SIZE: usize = 1;
     fn put(&self, w: &mut Vec<u8>) {
         w.push(u8::from(*self));
     }
@@ -140,6 +162,7 @@ impl Field for bool {
 }
 
 impl Field for String {
+    const MIN_WIRE_SIZE: usize = 4;
     fn put(&self, w: &mut Vec<u8>) {
         (self.len() as u32).put(w);
         w.extend_from_slice(self.as_bytes());
@@ -150,6 +173,7 @@ impl Field for String {
 }
 
 impl Field for Time {
+    const MIN_WIRE_SIZE: usize = 8;
     fn put(&self, w: &mut Vec<u8>) {
         self.secs.put(w);
         self.nsecs.put(w);
@@ -163,6 +187,7 @@ impl Field for Time {
 }
 
 impl Field for RosDuration {
+    const MIN_WIRE_SIZE: usize = 8;
     fn put(&self, w: &mut Vec<u8>) {
         self.secs.put(w);
         self.nsecs.put(w);
@@ -176,6 +201,7 @@ impl Field for RosDuration {
 }
 
 impl<T: Field> Field for Vec<T> {
+    const MIN_WIRE_SIZE: usize = 4;
     fn put(&self, w: &mut Vec<u8>) {
         (self.len() as u32).put(w);
         for x in self {
@@ -183,7 +209,8 @@ impl<T: Field> Field for Vec<T> {
         }
     }
     fn get(r: &mut Reader<'_>) -> Result<Self, DecodeError> {
-        let n = r.length()?;
+        // bounded by the bytes left over the element's smallest wire size
+        let n = r.count(T::MIN_WIRE_SIZE)?;
         let mut v = Vec::with_capacity(n);
         for _ in 0..n {
             v.push(T::get(r)?);
@@ -193,6 +220,7 @@ impl<T: Field> Field for Vec<T> {
 }
 
 impl<T: Field + Default + Copy, const N: usize> Field for [T; N] {
+    const MIN_WIRE_SIZE: usize = N * T::MIN_WIRE_SIZE;
     fn put(&self, w: &mut Vec<u8>) {
         for x in self {
             x.put(w);
@@ -265,6 +293,7 @@ macro_rules! ros_message {
             }
         }
         impl $crate::msg::Field for $name {
+            const MIN_WIRE_SIZE: usize = 0 $( + <$ft as $crate::msg::Field>::MIN_WIRE_SIZE )*;
             fn put(&self, w: &mut Vec<u8>) { $crate::msg::Message::encode(self, w) }
             fn get(r: &mut $crate::msg::Reader<'_>) -> Result<Self, $crate::msg::DecodeError> {
                 <$name as $crate::msg::Message>::decode_fields(r)

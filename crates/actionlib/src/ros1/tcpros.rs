@@ -93,8 +93,8 @@ impl Header {
                 "header length {len} is over the limit"
             )));
         }
-        let mut b = vec![0u8; len];
-        r.read_exact(&mut b)?;
+        let mut b = Vec::new();
+        read_exactly(r, len, &mut b)?;
         Self::decode(&b)
     }
     /// Write the header.
@@ -120,10 +120,23 @@ pub fn read_frame(r: &mut impl Read, buf: &mut Vec<u8>) -> Result<(), TcprosErro
     if len > MAX_MESSAGE {
         return Err(TcprosError::TooLarge(len));
     }
+    Ok(read_exactly(r, len, buf)?)
+}
+
+/// Read exactly `len` bytes into `buf` (cleared first). The buffer grows with the bytes
+/// that really arrive, not with the length a peer announced: a peer that announces
+/// 64 MiB and sends nothing costs no memory.
+pub fn read_exactly(r: &mut impl Read, len: usize, buf: &mut Vec<u8>) -> io::Result<()> {
     buf.clear();
-    buf.resize(len, 0);
-    r.read_exact(buf)?;
-    Ok(())
+    let got = r.take(len as u64).read_to_end(buf)?;
+    if got == len {
+        Ok(())
+    } else {
+        Err(io::Error::new(
+            io::ErrorKind::UnexpectedEof,
+            format!("the connection closed after {got} of {len} bytes"),
+        ))
+    }
 }
 
 #[cfg(test)]

@@ -434,8 +434,7 @@ pub fn read_message(r: &mut impl BufRead) -> Result<(String, String), XmlRpcErro
             return Err(XmlRpcError::Http(format!("body of {n} bytes is too large")))
         }
         Some(n) => {
-            body.resize(n, 0);
-            r.read_exact(&mut body)
+            super::tcpros::read_exactly(r, n, &mut body)
                 .map_err(|e| XmlRpcError::Http(format!("truncated body: {e}")))?;
         }
         None => {

@@ -75,7 +75,8 @@ impl Playlist {
         };
         let mut r = Reader::new(frame.data);
         let n = r.u8().ok_or(t("count"))?;
-        let mut sounds = Vec::with_capacity(usize::from(n));
+        // bounded by the bytes left over the size of one reference
+        let mut sounds = Vec::with_capacity(usize::from(n).min(r.remaining() / REF_LEN));
         for _ in 0..n {
             let name = r.bytes(NAME_LEN).ok_or(t("sound name"))?;
             let mut s = SoundRef::default();
