@@ -9,7 +9,8 @@
 //! - [`report`]: the HTML run report with plots;
 //! - [`dashboard`]: the web dashboard over a live run or a replay;
 //! - [`progress`] and [`summary`]: what a person sees on the terminal;
-//! - [`exit`]: errors that carry the exit status of the command-line contract.
+//! - [`exit`]: errors that carry the exit status of the command-line contract;
+//! - [`shutdown`]: the one SIGINT/SIGTERM/SIGHUP path of every long-running command.
 
 pub mod commands;
 pub mod controllers;
@@ -21,6 +22,7 @@ pub mod recording;
 pub mod report;
 pub mod ros;
 pub mod runlog;
+pub mod shutdown;
 pub mod sim_fleet;
 pub mod speech;
 pub mod summary;

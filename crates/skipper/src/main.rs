@@ -63,6 +63,13 @@ fn main() -> ExitCode {
         .with_writer(std::io::stderr)
         .init();
     let cli = Cli::parse();
+    if matches!(
+        cli.command,
+        Command::Run(_) | Command::Sim(_) | Command::Link(_) | Command::Replay(_)
+    ) {
+        // from the start, a signal stops these cleanly (sessions closed, logs finished)
+        skipper::shutdown::install();
+    }
     let result = match cli.command {
         Command::Run(a) => commands::run::run(a),
         Command::World(a) => commands::world::run(a),
@@ -75,7 +82,7 @@ fn main() -> ExitCode {
         Command::Action(a) => commands::action::run(a),
     };
     match result {
-        Ok(code) => ExitCode::from(code),
+        Ok(code) => ExitCode::from(skipper::shutdown::exit_status(code)),
         Err(f) => {
             let msg = f.message.trim_end();
             // diagnostics (`file:line:col: error: ...`) speak for themselves

@@ -221,7 +221,7 @@ fn go<A: Action>(node: &Node, server: &str, goal: A::Goal, args: &SendArgs) -> R
     }
     let interrupted = Arc::new(AtomicBool::new(false));
     let i2 = interrupted.clone();
-    let _ = ctrlc::set_handler(move || i2.store(true, Ordering::SeqCst));
+    crate::shutdown::on_stop(move || i2.store(true, Ordering::SeqCst));
     say(format_args!("goal: {goal:?}"));
     c.send_goal(
         goal,

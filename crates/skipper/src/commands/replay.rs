@@ -62,7 +62,7 @@ pub fn run(args: ReplayArgs) -> Result<u8, Failure> {
     })?;
     dashboard::announce(&opts, server.addr());
     let (tx, rx) = std::sync::mpsc::channel::<()>();
-    let _ = ctrlc::set_handler(move || {
+    crate::shutdown::on_stop(move || {
         let _ = tx.send(());
     });
     let _ = rx.recv();

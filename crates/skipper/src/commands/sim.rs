@@ -134,7 +134,7 @@ fn serve(a: ServeArgs) -> Result<u8, Failure> {
     let _ = std::io::stdout().flush();
     let stop = Arc::new(AtomicBool::new(false));
     let s2 = stop.clone();
-    let _ = ctrlc::set_handler(move || s2.store(true, Ordering::SeqCst));
+    crate::shutdown::on_stop(move || s2.store(true, Ordering::SeqCst));
     while !stop.load(Ordering::SeqCst) && !handle.is_finished() {
         std::thread::sleep(Duration::from_millis(50));
     }
