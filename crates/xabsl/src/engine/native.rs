@@ -174,64 +174,86 @@ fn slots<'b>(c: &Cx<'_>) -> &'b mut [f64] {
     unsafe { std::slice::from_raw_parts_mut(c.sl, c.len) }
 }
 
-extern "C" fn h_enter(c: *mut Cx<'_>, o: u32) -> u32 {
-    let c = unsafe { cx(c) };
-    let (vm, sl) = (c.vm, slots(c));
-    vm.enter_option(sl, c.rt, o).unwrap_or(u32::MAX)
-}
-
-extern "C" fn h_decide(c: *mut Cx<'_>, o: u32, current: u32, next: u32, depth: u32) -> u32 {
-    let c = unsafe { cx(c) };
-    let (vm, sl) = (c.vm, slots(c));
-    vm.decide(sl, c.rt, o, current, next, depth)
-        .unwrap_or(u32::MAX)
-}
-
-extern "C" fn h_leave(c: *mut Cx<'_>, o: u32) {
-    let c = unsafe { cx(c) };
-    leave_option(c.rt, o);
-}
-
-extern "C" fn h_behavior(c: *mut Cx<'_>, b: u32, changed: u32) {
-    let c = unsafe { cx(c) };
-    super::vm::behavior(c.rt, b as usize, changed != 0);
-}
-
-extern "C" fn h_host(c: *mut Cx<'_>, h: u32) -> f64 {
+/// Run a helper's body for the machine code, which must never be unwound through: a
+/// panic is caught, kept in the context and raised again by `run_option` when the cycle
+/// is over; until then every helper does nothing and the machine code gets `fallback`
+/// (for `enter` and `decide` the "cannot" answer, so it returns as soon as it can).
+/// Every helper goes through here, so none can abort the process.
+fn guarded<T>(
+    c: *mut Cx<'_>,
+    helper: &'static str,
+    fallback: T,
+    body: impl FnOnce(&mut Cx<'_>) -> T,
+) -> T {
     let c = unsafe { cx(c) };
     if c.panic.is_some() {
-        return 0.0;
+        return fallback;
     }
-    let vm = c.vm;
-    let sl = slots(c);
-    // a panic must not unwind through machine code: it is raised again after the cycle
-    match catch_unwind(AssertUnwindSafe(|| vm.call_host(sl, h))) {
+    match catch_unwind(AssertUnwindSafe(|| {
+        #[cfg(test)]
+        tests::maybe_panic(helper);
+        #[cfg(not(test))]
+        let _ = helper;
+        body(&mut *c)
+    })) {
         Ok(v) => v,
         Err(payload) => {
             c.panic = Some(payload);
-            0.0
+            fallback
         }
     }
 }
 
+extern "C" fn h_enter(c: *mut Cx<'_>, o: u32) -> u32 {
+    guarded(c, "enter", u32::MAX, |c| {
+        let (vm, sl) = (c.vm, slots(c));
+        vm.enter_option(sl, c.rt, o).unwrap_or(u32::MAX)
+    })
+}
+
+extern "C" fn h_decide(c: *mut Cx<'_>, o: u32, current: u32, next: u32, depth: u32) -> u32 {
+    guarded(c, "decide", u32::MAX, |c| {
+        let (vm, sl) = (c.vm, slots(c));
+        vm.decide(sl, c.rt, o, current, next, depth)
+            .unwrap_or(u32::MAX)
+    })
+}
+
+extern "C" fn h_leave(c: *mut Cx<'_>, o: u32) {
+    guarded(c, "leave", (), |c| leave_option(c.rt, o))
+}
+
+extern "C" fn h_behavior(c: *mut Cx<'_>, b: u32, changed: u32) {
+    guarded(c, "behavior", (), |c| {
+        super::vm::behavior(c.rt, b as usize, changed != 0)
+    })
+}
+
+extern "C" fn h_host(c: *mut Cx<'_>, h: u32) -> f64 {
+    guarded(c, "host", 0.0, |c| {
+        let vm = c.vm;
+        vm.call_host(slots(c), h)
+    })
+}
+
 extern "C" fn h_done(c: *mut Cx<'_>, first: u32, n: u32) -> u32 {
-    let c = unsafe { cx(c) };
-    u32::from(c.vm.action_done(c.rt, first, n))
+    guarded(c, "done", 0, |c| {
+        u32::from(c.vm.action_done(c.rt, first, n))
+    })
 }
 
 extern "C" fn h_done1(c: *mut Cx<'_>, o: u32) -> u32 {
-    let c = unsafe { cx(c) };
-    u32::from(c.vm.done1(c.rt, o))
+    guarded(c, "done1", 0, |c| u32::from(c.vm.done1(c.rt, o)))
 }
 
 extern "C" fn h_mod(c: *mut Cx<'_>, x: f64, y: f64) -> f64 {
-    let c = unsafe { cx(c) };
-    modulo(c.rt, x, y)
+    guarded(c, "mod", 0.0, |c| modulo(c.rt, x, y))
 }
 
 extern "C" fn h_conflict(c: *mut Cx<'_>, ci: u32) -> u32 {
-    let c = unsafe { cx(c) };
-    u32::from(c.rt.coop.get(ci as usize).is_some_and(|x| x.conflict))
+    guarded(c, "conflict", 0, |c| {
+        u32::from(c.rt.coop.get(ci as usize).is_some_and(|x| x.conflict))
+    })
 }
 
 // ------------------------------------------------------------------ lowering
@@ -736,6 +758,116 @@ impl<'a, 'b> Lower<'a, 'b> {
             self.b.ins().brif(c, next, &[], target, &[]);
         } else {
             self.b.ins().brif(c, target, &[], next, &[]);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    //! Fault injection: a panic forced in each helper in turn (the n-th helper call of a
+    //! cycle) comes out of `Engine::execute` as a panic, after the machine code has
+    //! returned; it never aborts the process.
+
+    use crate::engine::{Backend, Engine};
+    use std::cell::Cell;
+    use std::sync::Arc;
+
+    thread_local! {
+        /// helper calls left before the forced panic (0: none forced)
+        static PANIC_IN: Cell<u32> = const { Cell::new(0) };
+        /// helper calls made so far
+        static CALLS: Cell<u32> = const { Cell::new(0) };
+        /// the helpers called so far
+        static SEEN: std::cell::RefCell<std::collections::BTreeSet<&'static str>> =
+            std::cell::RefCell::default();
+    }
+
+    /// Called by every helper: panics at the call `PANIC_IN` named.
+    pub(super) fn maybe_panic(helper: &'static str) {
+        CALLS.with(|c| c.set(c.get() + 1));
+        SEEN.with(|s| s.borrow_mut().insert(helper));
+        let left = PANIC_IN.with(Cell::get);
+        if left == 1 {
+            PANIC_IN.with(|p| p.set(0));
+            panic!("forced in a helper");
+        }
+        if left > 1 {
+            PANIC_IN.with(|p| p.set(left - 1));
+        }
+    }
+
+    /// An agent that uses every helper: options called from options, a decision with a
+    /// condition on an input, `action_done`, `%`, a basic behavior.
+    fn agent() -> Arc<crate::model::Program> {
+        let mut files = crate::loader::MemLoader::new();
+        let sources = [
+            (
+                "s.xabsl",
+                "/** symbols */\nnamespace s(\"S\") {\n  /** an input */\n  float input in.x;\n  /** an output */\n  float output out.y;\n}\n",
+            ),
+            (
+                "bb.xabsl",
+                "/** behaviors */\nnamespace bb(\"Behaviors\") {\n  /** idle */\n  behavior idle {\n  }\n}\n",
+            ),
+            (
+                "leaf.xabsl",
+                "/** the leaf */\noption leaf {\n  initial state a {\n    decision {\n      if (state_time > 200) goto b;\n      else stay;\n    }\n    action {\n      out.y = in.x % 3;\n      idle();\n    }\n  }\n  target state b {\n    decision {\n      stay;\n    }\n    action {\n      idle();\n    }\n  }\n}\n",
+            ),
+            (
+                "root.xabsl",
+                "/** the root */\noption root {\n  initial state run {\n    decision {\n      if (action_done && in.x > 1) goto done;\n      else stay;\n    }\n    action {\n      leaf();\n    }\n  }\n  state done {\n    decision {\n      stay;\n    }\n    action {\n      idle();\n    }\n  }\n}\n",
+            ),
+            (
+                "agents.xabsl",
+                "include \"s.xabsl\";\ninclude \"bb.xabsl\";\ninclude \"leaf.xabsl\";\ninclude \"root.xabsl\";\nagent a(\"A\", root);\n",
+            ),
+        ];
+        for (name, text) in sources {
+            files.add(name, text);
+        }
+        let c = crate::compile("agents.xabsl", &files);
+        assert!(!c.diagnostics.has_errors(), "{}", c.render());
+        Arc::new(c.program)
+    }
+
+    #[test]
+    fn a_panic_in_any_helper_comes_out_of_the_cycle_and_never_aborts() {
+        if !cfg!(any(target_arch = "x86_64", target_arch = "aarch64")) {
+            return;
+        }
+        let p = agent();
+        // how many helper calls a cycle makes, on a clean run
+        let mut e = Engine::new(p.clone()).unwrap();
+        e.set_backend(Backend::Native);
+        let x = p.symbol("in.x").unwrap();
+        e.set_input(x, 2.0);
+        CALLS.with(|c| c.set(0));
+        e.execute(0);
+        assert_eq!(e.backend(), Backend::Native);
+        let per_cycle = CALLS.with(Cell::get);
+        let seen: Vec<_> = SEEN.with(|s| s.borrow().iter().copied().collect());
+        assert_eq!(
+            seen,
+            ["behavior", "decide", "done1", "enter", "leave", "mod"],
+            "the helpers a cycle of this agent calls (a panicking host function, through \
+             `host`, is tests/native_backend.rs's; `done` and `conflict` are guarded alike)"
+        );
+        for n in 1..=per_cycle {
+            let mut e = Engine::new(p.clone()).unwrap();
+            e.set_backend(Backend::Native);
+            e.set_input(x, 2.0);
+            e.prepare();
+            PANIC_IN.with(|c| c.set(n));
+            let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| e.execute(0)));
+            let payload = r.expect_err("the forced panic comes out of the cycle");
+            assert_eq!(
+                payload.downcast_ref::<&str>().copied(),
+                Some("forced in a helper"),
+                "call {n}"
+            );
+            // and the engine runs on
+            PANIC_IN.with(|c| c.set(0));
+            e.execute(100);
         }
     }
 }
