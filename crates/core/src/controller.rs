@@ -20,6 +20,9 @@ pub enum Status {
     Finished,
     /// Gave up on purpose (mission abort); the text says why.
     Aborted(String),
+    /// Stopped at its own time limit before it finished (a mission's default mission
+    /// timeout); the text says which limit.
+    TimedOut(String),
 }
 
 /// A controller failed: it cannot go on.

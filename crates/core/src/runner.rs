@@ -130,10 +130,14 @@ pub enum RunOutcome {
     Failed(String),
     /// Stopped from outside (Ctrl-C).
     Interrupted,
+    /// A controller stopped at its own time limit before it finished (a mission's
+    /// default mission timeout); the text says which limit.
+    TimedOut(String),
 }
 
 impl RunOutcome {
-    /// The word used in summaries: `finished`, `time_limit`, `aborted`, `failed`, `interrupted`.
+    /// The word used in summaries: `finished`, `time_limit`, `aborted`, `failed`,
+    /// `interrupted`, `timeout`.
     pub fn as_str(&self) -> &'static str {
         match self {
             RunOutcome::Finished => "finished",
@@ -141,12 +145,13 @@ impl RunOutcome {
             RunOutcome::Aborted(_) => "aborted",
             RunOutcome::Failed(_) => "failed",
             RunOutcome::Interrupted => "interrupted",
+            RunOutcome::TimedOut(_) => "timeout",
         }
     }
-    /// The reason, for aborted and failed runs.
+    /// The reason, for aborted, failed and timed-out runs.
     pub fn reason(&self) -> Option<&str> {
         match self {
-            RunOutcome::Aborted(r) | RunOutcome::Failed(r) => Some(r),
+            RunOutcome::Aborted(r) | RunOutcome::Failed(r) | RunOutcome::TimedOut(r) => Some(r),
             _ => None,
         }
     }
@@ -400,6 +405,14 @@ impl Runner {
                     Ok(Status::Aborted(why)) => {
                         self.events.push(now, "controller", serde_json::json!({"controller": c.name(), "status": "aborted", "reason": why}));
                         outcome = Some(RunOutcome::Aborted(format!(
+                            "{} ({}): {why}",
+                            c.name(),
+                            v.info().name
+                        )));
+                    }
+                    Ok(Status::TimedOut(why)) => {
+                        self.events.push(now, "controller", serde_json::json!({"controller": c.name(), "status": "timeout", "reason": why}));
+                        outcome = Some(RunOutcome::TimedOut(format!(
                             "{} ({}): {why}",
                             c.name(),
                             v.info().name

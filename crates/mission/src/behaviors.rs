@@ -355,8 +355,17 @@ pub fn is_envelope(k: BehaviorKind) -> bool {
     )
 }
 
-/// The requests of a non-envelope behavior or command.
-pub(crate) fn request(leaf: &Leaf, st: &mut LeafState, nav: &Nav, env: &Envelope) -> Request {
+/// The requests of a non-envelope behavior or command. `default_speed` is the item's
+/// default speed from the vehicle configuration: only GoToSurface asks for it itself (a
+/// surfacing must make way); for the others the executive uses it when nothing in the
+/// mission sets a speed ([`crate::speed`]).
+pub(crate) fn request(
+    leaf: &Leaf,
+    st: &mut LeafState,
+    nav: &Nav,
+    env: &Envelope,
+    default_speed: Option<f64>,
+) -> Request {
     use defaults::*;
     let mut r = Request::default();
     match leaf.kind {
@@ -407,7 +416,11 @@ pub(crate) fn request(leaf: &Leaf, st: &mut LeafState, nav: &Nav, env: &Envelope
                 Some(rate) => Vertical::DepthRate(-rate.abs()),
                 None => Vertical::Pitch(leaf.number("PITCH").unwrap_or(PITCH).abs()),
             });
-            r.speed = Some(leaf.number("SPEED").unwrap_or(SURFACE_SPEED));
+            r.speed = Some(
+                leaf.number("SPEED")
+                    .or(default_speed)
+                    .unwrap_or(SURFACE_SPEED),
+            );
             r.buoyancy = Some(1.0);
         }
         BehaviorKind::ReadSensor => {

@@ -144,6 +144,9 @@ pub fn load(source: &str, file: &str, opts: &LoadOptions) -> Result<Mission, Mis
             let root = w.stack(&t, 0, 0);
             flatten(c, Node::Stack(root), None, String::new(), &mut items);
             check_top(c, &items);
+            for f in crate::speed::never_moves(&items, &control) {
+                c.warn(f.line, f.word, f.message);
+            }
         }
         Ok(other) if !other.is_nil() => c.error(
             0,

@@ -83,6 +83,12 @@ impl MissionController {
         self.origin = Some((latitude, longitude));
         self
     }
+    /// Bound a mission without a top-level `WITHIN` by this default mission timeout (s)
+    /// instead of the vehicle configuration's (`MissionTimeout`, else 24 h).
+    pub fn with_timeout(mut self, secs: f64) -> Self {
+        self.exec.set_timeout(secs);
+        self
+    }
     /// The origin of the local frame given with [`with_origin`](Self::with_origin).
     pub fn origin(&self) -> Option<(f64, f64)> {
         self.origin
@@ -140,6 +146,10 @@ impl Controller for MissionController {
         Ok(match self.exec.status() {
             MissionStatus::Running => Status::Running,
             MissionStatus::Completed | MissionStatus::TimedOut => Status::Finished,
+            MissionStatus::Timeout => Status::TimedOut(format!(
+                "the mission did not complete within the default mission timeout of {} (set MissionTimeout in Control.cfg, --mission-timeout, or give the STACK a WITHIN)",
+                human_secs(self.exec.timeout().unwrap_or_default())
+            )),
         })
     }
 
@@ -168,5 +178,16 @@ impl Controller for MissionController {
             "mission".into(),
             serde_json::to_value(self.exec.status()).unwrap_or_default(),
         );
+    }
+}
+
+/// `24 h`, `90 min`, `45 s`.
+fn human_secs(s: f64) -> String {
+    if s >= 3600.0 && s % 3600.0 == 0.0 {
+        format!("{} h", s / 3600.0)
+    } else if s >= 60.0 && s % 60.0 == 0.0 {
+        format!("{} min", s / 60.0)
+    } else {
+        format!("{s} s")
     }
 }

@@ -68,6 +68,8 @@ pub enum EndReason {
     Within,
     /// `REPEAT = 0`.
     Skipped,
+    /// The default mission timeout (a mission without a top-level `WITHIN`).
+    Timeout,
 }
 
 /// One state change of one item.
@@ -93,6 +95,24 @@ pub enum MissionStatus {
     Completed,
     /// Ended by the top-level `WITHIN` (rule 19): the vehicle is in the default mission.
     TimedOut,
+    /// Ended by the default mission timeout, having no `WITHIN` of its own (rule 19's
+    /// configured MissionTimeout): the vehicle is in the default mission.
+    Timeout,
+}
+
+/// The default mission timeout (s) of a mission without a top-level `WITHIN`: 24 hours,
+/// unless the vehicle configuration says `MissionTimeout = ...` (LRAUV missions pair a
+/// MissionTimeout, typically 2-48 h, with every mission).
+pub const DEFAULT_MISSION_TIMEOUT: f64 = 24.0 * 3600.0;
+
+/// The mission timeout of a vehicle configuration (`MissionTimeout`, a time), else
+/// [`DEFAULT_MISSION_TIMEOUT`].
+pub fn mission_timeout(control: &crate::config::ConfigTable) -> f64 {
+    control
+        .get("MissionTimeout")
+        .and_then(|v| v.number_in(&skipper_core::units::SECOND))
+        .filter(|v| *v > 0.0 && !v.is_nan())
+        .unwrap_or(DEFAULT_MISSION_TIMEOUT)
 }
 
 /// The channels' winners this tick (item indices).
@@ -185,11 +205,16 @@ pub struct Executive {
     setpoints: AuvSetpoints,
     bound: bool,
     stopped: bool,
+    /// per item: its behavior's default speed (moving behaviors only; see [`crate::speed`])
+    default_speeds: Vec<Option<f64>>,
+    /// the default mission timeout (s), for a mission without a top-level `WITHIN`
+    timeout: f64,
 }
 
 enum End {
     Completed(EndReason),
     TimedOut,
+    Timeout,
 }
 
 impl Executive {
@@ -217,7 +242,32 @@ impl Executive {
             setpoints: AuvSetpoints::default(),
             bound: false,
             stopped: false,
+            default_speeds: mission
+                .items
+                .iter()
+                .map(|it| {
+                    it.leaf()
+                        .and_then(|l| crate::speed::default_speed(&mission.control, l.kind))
+                })
+                .collect(),
+            timeout: mission_timeout(&mission.control),
             mission,
+        }
+    }
+
+    /// Set the default mission timeout (s); it bounds a mission without a top-level
+    /// `WITHIN` (which bounds it itself).
+    pub fn set_timeout(&mut self, secs: f64) {
+        if secs > 0.0 && !secs.is_nan() {
+            self.timeout = secs;
+        }
+    }
+    /// The default mission timeout (s), or `None` when the mission's own top-level
+    /// `WITHIN` bounds it.
+    pub fn timeout(&self) -> Option<f64> {
+        match self.mission.items.first() {
+            Some(root) if root.within.is_some() => None,
+            _ => Some(self.timeout),
         }
     }
 
@@ -256,12 +306,17 @@ impl Executive {
             if self.rt[0].state == ItemState::Inactive {
                 self.activate(&mission, 0);
             }
-            if let Some(end) = self.run_item(&mission, 0, &env) {
-                self.finish(&mission, 0, end);
-                self.status = match self.rt[0].state {
-                    ItemState::TimedOut => MissionStatus::TimedOut,
-                    _ => MissionStatus::Completed,
+            let end = self.run_item(&mission, 0, &env).or_else(|| {
+                let limit = self.timeout()?;
+                (self.now - self.rt[0].started >= limit).then_some(End::Timeout)
+            });
+            if let Some(end) = end {
+                self.status = match end {
+                    End::Timeout => MissionStatus::Timeout,
+                    End::TimedOut => MissionStatus::TimedOut,
+                    End::Completed(_) => MissionStatus::Completed,
                 };
+                self.finish(&mission, 0, end);
                 self.running.fill(false);
             }
         }
@@ -312,6 +367,10 @@ impl Executive {
                 End::TimedOut => {
                     rt.state = ItemState::TimedOut;
                     rt.reason = Some(EndReason::Within);
+                }
+                End::Timeout => {
+                    rt.state = ItemState::TimedOut;
+                    rt.reason = Some(EndReason::Timeout);
                 }
             }
             rt.completions = rt.completions.wrapping_add(1);
@@ -568,6 +627,8 @@ impl Executive {
         let mut buoyancy: Option<f64> = None;
         let mut sample = 0u32;
         let mut w = Winners::default();
+        // the default speed of the highest-priority running item that moves the vehicle
+        let mut fallback: Option<(f64, u32)> = None;
         for i in 0..m.items.len() {
             if !self.running.get(i).copied().unwrap_or(false) {
                 continue;
@@ -602,10 +663,14 @@ impl Executive {
                     rt.leaf.conflict = conflict;
                 }
             } else {
+                let default = self.default_speeds.get(i).copied().flatten();
+                if fallback.is_none() {
+                    fallback = default.map(|v| (v, i as u32));
+                }
                 let Some(rt) = self.rt.get_mut(i) else {
                     continue;
                 };
-                req = behaviors::request(leaf, &mut rt.leaf, &nav, &bounds);
+                req = behaviors::request(leaf, &mut rt.leaf, &nav, &bounds, default);
                 self.take(
                     i,
                     &req,
@@ -621,11 +686,18 @@ impl Executive {
             sample |= req.sample;
         }
         let _ = env;
-        self.winners = w;
         // rule 40: channel defaults
         let heading = heading.unwrap_or(nav.heading);
         let vertical = vertical.unwrap_or(Vertical::Pitch(0.0));
-        let speed = speed.or(self.cruise).unwrap_or(0.0);
+        let speed = match (speed.or(self.cruise), fallback) {
+            (Some(s), _) => s,
+            (None, Some((s, item))) => {
+                w.speed = Some(item);
+                s
+            }
+            (None, None) => 0.0,
+        };
+        self.winners = w;
         let mut sp = AuvSetpoints {
             heading: Some(compass_to_math(heading)),
             speed: Some(speed),

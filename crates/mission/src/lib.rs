@@ -19,6 +19,7 @@ pub mod executive;
 pub mod library;
 mod lua;
 pub mod model;
+pub mod speed;
 pub mod uri;
 
 pub use build::{default_control, default_work_site, load, load_file, load_str, LoadOptions};

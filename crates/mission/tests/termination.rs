@@ -119,3 +119,55 @@ fn until_on_a_command_ends_it_as_completed() {
     assert_eq!(b.state("1"), ItemState::Completed);
     assert_eq!(b.state("2"), ItemState::Active);
 }
+
+#[test]
+fn a_mission_without_within_ends_at_the_default_mission_timeout() {
+    let src = mission(&format!("{WAIT}1000000);"));
+    let mut b = Bench::new(&src);
+    assert_eq!(
+        b.exec.timeout(),
+        Some(skipper_mission::executive::DEFAULT_MISSION_TIMEOUT)
+    );
+    b.exec.set_timeout(100.0);
+    b.ticks(100);
+    assert_eq!(b.exec.status(), MissionStatus::Running);
+    b.tick(); // t = 100
+    assert_eq!(b.exec.status(), MissionStatus::Timeout);
+    assert_eq!(b.state("STACK"), ItemState::TimedOut);
+    assert_eq!(b.last.buoyancy, Some(1.0), "default mission");
+    let t = b
+        .exec
+        .transitions()
+        .iter()
+        .find(|t| t.item == 0)
+        .copied()
+        .unwrap();
+    assert_eq!(
+        t.reason,
+        Some(skipper_mission::executive::EndReason::Timeout)
+    );
+}
+
+#[test]
+fn the_built_in_mission_timeout_is_24_hours_and_the_configuration_changes_it() {
+    let src = mission(&format!("{WAIT}1000000);"));
+    let mut b = Bench::new(&src);
+    b.ticks(24 * 3600);
+    assert_eq!(b.exec.status(), MissionStatus::Running);
+    b.tick();
+    assert_eq!(b.exec.status(), MissionStatus::Timeout);
+    let mut b = Bench::with_control(&src, "MissionTimeout = 2 minute;");
+    assert_eq!(b.exec.timeout(), Some(120.0));
+    b.ticks(121);
+    assert_eq!(b.exec.status(), MissionStatus::Timeout);
+}
+
+#[test]
+fn a_missions_own_within_bounds_it_instead_of_the_default() {
+    let src = format!("NAME = \"t\"\nSTACK = {{ WITHIN = Units.HOUR(30); {WAIT}1000000); }}");
+    let mut b = Bench::new(&src);
+    assert_eq!(b.exec.timeout(), None);
+    b.exec.set_timeout(10.0);
+    b.ticks(20);
+    assert_eq!(b.exec.status(), MissionStatus::Running);
+}

@@ -1,6 +1,6 @@
 //! Errors that carry the exit status of the command-line contract: 0 when a run ended as
-//! planned, 1 when the controller failed or aborted, 2 for bad input, 130 when
-//! interrupted.
+//! planned, 1 when the controller failed or aborted, 2 for bad input, 3 when a mission
+//! did not complete within its default mission timeout, 130 when interrupted.
 
 use std::fmt;
 
@@ -8,6 +8,9 @@ use std::fmt;
 pub const BAD_INPUT: u8 = 2;
 /// Exit status when the controller failed or aborted.
 pub const FAILED: u8 = 1;
+/// Exit status when a mission did not complete within its default mission timeout
+/// (outcome `timeout`).
+pub const TIMEOUT: u8 = 3;
 /// Exit status when the run was interrupted (Ctrl-C), as shells report SIGINT.
 pub const INTERRUPTED: u8 = 130;
 

@@ -120,3 +120,113 @@ fn running_the_spec_mission_prints_and_writes_the_summary_keys() {
             > 1000
     );
 }
+
+fn worksite(dir: &Path) {
+    std::fs::copy(missions().join("workSite.cfg"), dir.join("workSite.cfg")).unwrap();
+}
+
+fn summary(dir: &Path) -> serde_json::Value {
+    serde_json::from_str(&std::fs::read_to_string(dir.join("s.json")).unwrap()).unwrap()
+}
+
+#[test]
+fn a_mission_with_no_speed_anywhere_drives_to_its_waypoint_and_finishes() {
+    let dir = tempfile::tempdir().unwrap();
+    worksite(dir.path());
+    std::fs::write(
+        dir.path().join("go.lua"),
+        "NAME = \"No speed\"\nSTACK = {\n  COMMAND(Guidance.Waypoint):SET(Guidance.Waypoint.WAYPOINT, Units.DEGREE(workSite.latitude + 0.009, workSite.longitude));\n}\n",
+    )
+    .unwrap();
+    let out = skipper(
+        &["run", "go.lua", "--no-log", "--summary-json", "s.json"],
+        dir.path(),
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let s = summary(dir.path());
+    assert_eq!(s["outcome"], "finished");
+    assert_eq!(s["mission"], "completed");
+    assert_eq!(s["waypoints_reached"], 1);
+    assert!(s["distance_m"].as_f64().unwrap() > 900.0, "{s}");
+}
+
+#[test]
+fn a_mission_that_never_finishes_stops_at_the_default_mission_timeout() {
+    let dir = tempfile::tempdir().unwrap();
+    worksite(dir.path());
+    std::fs::write(
+        dir.path().join("never.lua"),
+        "NAME = \"Never\"\nSTACK = {\n  BEHAVIOR(Guidance.Circle):SET(Guidance.Circle.CENTER, Units.DEGREE(workSite.latitude, workSite.longitude - 0.01));\n}\n",
+    )
+    .unwrap();
+    let check = skipper(&["mission", "check", "never.lua"], dir.path());
+    assert!(
+        text(&check.stdout).contains("time limit 24h 00m 00.0s (the default mission timeout"),
+        "{}",
+        text(&check.stdout)
+    );
+    // the Control.cfg beside the mission sets it (and --mission-timeout would)
+    std::fs::write(
+        dir.path().join("Control.cfg"),
+        "MissionTimeout = 30 minute;\n",
+    )
+    .unwrap();
+    let out = skipper(
+        &["run", "never.lua", "--no-log", "--summary-json", "s.json"],
+        dir.path(),
+    );
+    assert_eq!(out.status.code(), Some(3), "{}", text(&out.stderr));
+    let s = summary(dir.path());
+    assert_eq!(s["outcome"], "timeout");
+    assert_eq!(s["mission"], "timeout");
+    assert!(
+        s["reason"]
+            .as_str()
+            .unwrap()
+            .contains("default mission timeout of 30 min"),
+        "{s}"
+    );
+    assert!(
+        (s["sim_time_s"].as_f64().unwrap() - 1800.2).abs() < 1e-6,
+        "{s}"
+    );
+    assert!(
+        text(&out.stderr).contains("error: the run timed out"),
+        "{}",
+        text(&out.stderr)
+    );
+    let out = skipper(
+        &[
+            "run",
+            "never.lua",
+            "--no-log",
+            "--mission-timeout",
+            "10m",
+            "--summary-json",
+            "s.json",
+        ],
+        dir.path(),
+    );
+    assert_eq!(out.status.code(), Some(3));
+    assert!((summary(dir.path())["sim_time_s"].as_f64().unwrap() - 600.2).abs() < 1e-6);
+}
+
+#[test]
+fn mission_check_warns_about_an_item_that_can_never_move_the_vehicle() {
+    let dir = tempfile::tempdir().unwrap();
+    worksite(dir.path());
+    std::fs::write(
+        dir.path().join("still.lua"),
+        "NAME = \"Still\"\nSTACK = {\n  COMMAND(Guidance.Waypoint):SET(Guidance.Waypoint.WAYPOINT, Units.DEGREE(36.81, -121.9)):SET(Guidance.Waypoint.SPEED, Units.METER_PER_SECOND, 0);\n}\n",
+    )
+    .unwrap();
+    let out = skipper(&["mission", "check", "still.lua"], dir.path());
+    assert!(out.status.success());
+    let err = text(&out.stderr);
+    assert!(
+        err.contains("still.lua:3:")
+            && err
+                .contains("warning: Guidance.Waypoint can never move the vehicle: its speed is 0"),
+        "{err}"
+    );
+}

@@ -4,7 +4,7 @@
 
 use skipper_core::{AuvSetpoints, SignalId, Signals, Value};
 use skipper_mission::uri::CATALOG;
-use skipper_mission::{load_str, Executive, ItemState};
+use skipper_mission::{load, load_str, Executive, ItemState, LoadOptions};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -28,6 +28,21 @@ impl Bench {
             Ok(m) => m,
             Err(e) => panic!("{e}"),
         };
+        Self::of(m)
+    }
+    /// A bench for a mission loaded with a vehicle configuration (`Control.cfg` text).
+    pub fn with_control(src: &str, control: &str) -> Self {
+        let control = skipper_mission::parse_config(control, "Control.cfg").expect("config");
+        let opts = LoadOptions {
+            control: Some(control),
+            ..LoadOptions::default()
+        };
+        match load(src, "t.lua", &opts) {
+            Ok(m) => Self::of(m),
+            Err(e) => panic!("{e}"),
+        }
+    }
+    pub fn of(m: skipper_mission::Mission) -> Self {
         let mut signals = Signals::new();
         for u in CATALOG {
             signals.declare(u.name, Some(u.unit));

@@ -255,5 +255,9 @@ fn serve(a: ServeArgs) -> Result<u8, Failure> {
             exit::FAILED
         }
         RunOutcome::Interrupted => exit::INTERRUPTED,
+        RunOutcome::TimedOut(r) => {
+            eprintln!("error: the run timed out: {r}");
+            exit::TIMEOUT
+        }
     })
 }

@@ -21,7 +21,10 @@ pub enum MissionCommand {
   skipper mission check examples/missions/test_mission.lua
   skipper mission check my_mission.lua && skipper run my_mission.lua
 
-The workSite.cfg beside the mission (if any) is read as the mission's `workSite` table.
+The workSite.cfg beside the mission (if any) is read as the mission's `workSite` table,
+the Control.cfg beside it (if any) as the vehicle configuration `Control` (default speeds
+`DefaultSpeed.<Behavior>`, `MissionTimeout`). Warnings include items that can never move
+the vehicle (a speed of 0 wherever it comes from).
 Exit status: 0 when the mission loads (warnings are printed), 2 when it does not (every
 error is listed with file:line:col).")]
     Check {
@@ -49,6 +52,18 @@ pub fn run(args: MissionArgs) -> Result<u8, Failure> {
                 m.items.len(),
                 stacks.saturating_sub(1)
             );
+            let exec = skipper_mission::Executive::new(m.clone());
+            let limit = match (exec.timeout(), m.items.first().and_then(|r| r.within)) {
+                (Some(t), _) => format!(
+                    "{} (the default mission timeout; MissionTimeout in Control.cfg changes it)",
+                    crate::summary::human_duration(t)
+                ),
+                (None, Some(w)) => {
+                    format!("{} (the STACK's WITHIN)", crate::summary::human_duration(w))
+                }
+                (None, None) => "none".into(),
+            };
+            println!("  time limit {limit}");
             let warnings = m.warnings.iter().filter(|w| !w.is_error()).count();
             println!("  warnings   {warnings}");
             Ok(0)

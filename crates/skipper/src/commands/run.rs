@@ -37,8 +37,13 @@ use std::time::Duration;
                                                           or `skipper action send /tethys/goto x=-200 y=100`
   skipper run --ros --ros-host 0.0.0.0                    reachable from other machines (set ROS_IP; prints a warning)
 
+A mission without a WITHIN on its STACK is bounded by the default mission timeout (24 h,
+or MissionTimeout in the Control.cfg beside it, or --mission-timeout): it then ends with
+the outcome `timeout`.
+
 Exit status: 0 when the run ended as planned (controller finished or time limit), 1 when
-the controller failed or aborted, 2 for bad input, 130 when interrupted by Ctrl-C.")]
+the controller failed or aborted, 2 for bad input, 3 when a mission did not complete
+within its default mission timeout, 130 when interrupted by Ctrl-C.")]
 pub struct RunArgs {
     /// What drives the robots: a mission (*.lua), an XABSL agent (*.xabsl), or nothing for
     /// the built-in wander-and-avoid demo.
@@ -82,6 +87,10 @@ pub struct RunArgs {
     /// Where to write the run log (default: runs/<controller>-<UTC time>.mcap).
     #[arg(long, value_name = "PATH.mcap")]
     pub log: Option<PathBuf>,
+    /// A mission that has no WITHIN on its STACK ends after this much simulated time, with
+    /// the outcome `timeout` (default: MissionTimeout in the Control.cfg beside it, else 24h).
+    #[arg(long, value_parser = parse_duration, value_name = "DURATION")]
+    pub mission_timeout: Option<Duration>,
     /// Do not write a run log.
     #[arg(long, conflicts_with = "log")]
     pub no_log: bool,
@@ -130,7 +139,10 @@ pub fn run(args: RunArgs) -> Result<u8, Failure> {
             let auv_world = mission::world(&m, args.world.as_deref(), args.seed)?;
             auv_limits = Some(mission::auv_limits(&auv_world, &m));
             let w: Box<dyn skipper_core::World> = Box::new(auv_world);
-            let mc = mission::controller(m, &*w);
+            let mut mc = mission::controller(m, &*w);
+            if let Some(t) = args.mission_timeout {
+                mc = mc.with_timeout(t.as_secs_f64());
+            }
             let c: Box<dyn skipper_core::Controller> = if args.ros.is_some() {
                 // run_mission goals replace the mission; the run goes on after it ends
                 let (r, h) = MissionRunner::new(mc);
@@ -322,5 +334,9 @@ pub fn run(args: RunArgs) -> Result<u8, Failure> {
             exit::FAILED
         }
         RunOutcome::Interrupted => exit::INTERRUPTED,
+        RunOutcome::TimedOut(r) => {
+            eprintln!("error: the run timed out: {r}");
+            exit::TIMEOUT
+        }
     })
 }

@@ -163,10 +163,11 @@ impl<P, S: GoalStatus> GoalSlot<P, S> {
 
 /// A goal runner's status from its inner controller's: the inner one finishing (an
 /// agent's own root option in a target state, a mission at its end) is noted once, as a
-/// `controller` event, and the run goes on serving goals.
+/// `controller` event, and the run goes on serving goals (also after a mission's default
+/// timeout: goals may still come).
 pub fn keep_serving(st: Status, noted: &mut bool, name: &str, c: &mut Cycle<'_>) -> Status {
     match st {
-        Status::Finished => {
+        Status::Finished | Status::TimedOut(_) => {
             if !*noted {
                 *noted = true;
                 c.events.push(

@@ -195,6 +195,7 @@ impl Controller for MissionRunner {
                 MissionStatus::Running => None,
                 MissionStatus::Completed => Some("completed"),
                 MissionStatus::TimedOut => Some("timed_out"),
+                MissionStatus::Timeout => Some("timeout"),
             };
             if let Some(outcome) = outcome {
                 self.active = None;
