@@ -229,7 +229,8 @@ impl Goto {
             return Ok(Status::Running);
         };
         match inner.step(c)? {
-            Status::Finished => {
+            // a mission at its default timeout is over too; goals may still come
+            Status::Finished | Status::TimedOut(_) => {
                 self.inner_finished = true;
                 c.events.push(
                     c.now,
