@@ -18,14 +18,14 @@ use crate::source::{FileId, Span};
 /// Parse one file's text.
 pub fn parse_file(text: &str, file: FileId) -> Result<File, Diagnostic> {
     let toks = tokenize(text, file)?;
-    let mut p = Parser::over(toks, false);
+    let mut p = Parser::over(toks, false).with_lines(text);
     p.file()
 }
 
 /// Parse a lone expression (used for `--define` and binding files).
 pub fn parse_expression(text: &str, file: FileId) -> Result<Expr, Diagnostic> {
     let toks = tokenize(text, file)?;
-    let mut p = Parser::over(toks, false);
+    let mut p = Parser::over(toks, false).with_lines(text);
     let e = p.expr()?;
     p.expect(Tok::Eof, "the end of the expression")?;
     Ok(e)
@@ -39,6 +39,9 @@ pub(crate) struct Parser {
     /// nesting of expressions and decision trees (bounded, so that no input can
     /// exhaust the stack)
     depth: u32,
+    /// where the text's line ends are (byte offsets), to report a missing `;` at the
+    /// end of its line
+    line_ends: Vec<u32>,
 }
 
 /// How deeply expressions and decision trees may nest.
@@ -52,7 +55,19 @@ impl Parser {
             pos: 0,
             positional,
             depth: 0,
+            line_ends: Vec::new(),
         }
+    }
+
+    /// Knowing the text's lines: a missing `;` is then reported where the line ends.
+    pub(crate) fn with_lines(mut self, text: &str) -> Self {
+        self.line_ends = text
+            .bytes()
+            .enumerate()
+            .filter(|(_, b)| *b == b'\n')
+            .map(|(i, _)| i as u32)
+            .collect();
+        self
     }
 }
 
@@ -116,10 +131,29 @@ impl Parser {
     }
     pub(crate) fn expect(&mut self, t: Tok, expected: &str) -> R<Token> {
         if self.peek() == t {
-            Ok(self.bump())
-        } else {
-            Err(self.error_here(expected))
+            return Ok(self.bump());
         }
+        let mut d = self.error_here(expected);
+        if t == Tok::Semi {
+            if let Some(end) = self.end_of_previous_line() {
+                d.span = Some(end);
+                d = d.note("the `;` is missing at the end of this line");
+            }
+        }
+        Err(d)
+    }
+
+    /// Where the previous token ends, if the current one is on a later line.
+    fn end_of_previous_line(&self) -> Option<Span> {
+        let prev = self.toks.get(self.pos.checked_sub(1)?)?.span;
+        let cur = self.cur_span();
+        let i = self.line_ends.partition_point(|&b| b < prev.end);
+        let b = *self.line_ends.get(i)?;
+        (b < cur.start || cur.start <= prev.end).then(|| Span {
+            file: prev.file,
+            start: prev.end,
+            end: prev.end,
+        })
     }
     fn name(&mut self, what: &str) -> R<Name> {
         let t = self.expect(Tok::Ident, what)?;

@@ -252,3 +252,80 @@ fn option_chains_deeper_than_the_engine_goes() {
     let codes: Vec<&str> = c.diagnostics.errors().map(|d| d.code).collect();
     assert_eq!(codes, vec!["X8009"], "{}", c.render());
 }
+
+/// The warnings of a case as `(code, "file:line:col")`, in order.
+fn warnings(case: &str) -> Vec<(&'static str, String)> {
+    let d = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/negative");
+    let c = compile_path(d.join(format!("{case}.xabsl")));
+    c.diagnostics
+        .warnings()
+        .map(|e| {
+            let pos = e.span.map_or(String::new(), |s| {
+                let p = c.program.sources.position(s);
+                p.rsplit_once('/').map_or(p.clone(), |(_, f)| f.to_string())
+            });
+            (e.code, pos)
+        })
+        .collect()
+}
+
+#[test]
+fn a_cycle_is_reported_at_the_call_that_closes_it_seen_from_the_root() {
+    // b.xabsl is included (and read) before a.xabsl, but the agent starts at `a`: the
+    // engine goes a -> b and the call in `b` closes the cycle
+    expect("cycle_root/agents", &[("X8001", "b.xabsl:2:30")]);
+    let d = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/negative");
+    let c = compile_path(d.join("cycle_root/agents.xabsl"));
+    let e = c.diagnostics.errors().next().unwrap();
+    assert!(
+        e.message.ends_with("`a` calls `b` calls `a`"),
+        "{}",
+        e.message
+    );
+    assert!(
+        e.notes
+            .iter()
+            .any(|n| n.contains("root option of agent `x`")),
+        "{:?}",
+        e.notes
+    );
+    let other = e.notes.iter().find(|n| n.starts_with("`a` calls `b` at "));
+    assert!(
+        other.is_some_and(|n| n.ends_with("a.xabsl:2:30")),
+        "{:?}",
+        e.notes
+    );
+}
+
+#[test]
+fn no_false_action_done_warning_after_a_parameter_type_error() {
+    expect(
+        "parameter_type_error",
+        &[("X5525", "parameter_type_error.xabsl:5:29")],
+    );
+    let w = warnings("parameter_type_error");
+    assert!(!w.iter().any(|(c, _)| *c == "X8003"), "{w:?}");
+}
+
+#[test]
+fn the_action_done_warning_points_at_action_done() {
+    assert_eq!(
+        warnings("action_done_without_option"),
+        vec![("X8003", "action_done_without_option.xabsl:3:39".to_string())]
+    );
+}
+
+#[test]
+fn a_missing_semicolon_is_reported_at_the_end_of_its_line() {
+    expect(
+        "missing_semicolon",
+        &[("X2537", "missing_semicolon.xabsl:5:16")],
+    );
+    let d = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/negative");
+    let text = compile_path(d.join("missing_semicolon.xabsl")).render();
+    assert!(
+        text.contains(" 5 |       speed = 1\n   |                ^\n"),
+        "{text}"
+    );
+    assert!(text.contains("missing at the end of this line"), "{text}");
+}

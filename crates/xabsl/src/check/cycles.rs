@@ -8,17 +8,21 @@ use crate::source::Span;
 
 impl Checker {
     /// Cycles in the option graph (the engine refuses them), and chains of calls deeper
-    /// than the engine will go; depth first, without recursion.
+    /// than the engine will go; depth first, without recursion. The search starts at the
+    /// agents' root options, so that a cycle is reported at the call that closes it as
+    /// the engine meets it from the root (the other calls of the cycle are notes); then
+    /// at the options no agent reaches, in the order their files were read.
     pub(super) fn check_cycles(&mut self) {
         const MAX_CALL_DEPTH: usize = 256;
         let n = self.prog.options.len();
         let callees: Vec<Vec<OptionId>> = (0..n).map(|o| self.prog.callees(o)).collect();
+        let roots: Vec<OptionId> = self.prog.agents.iter().map(|a| a.root).collect();
         // 0 = unvisited, 1 = on the path, 2 = done
         let mut mark = vec![0u8; n];
         let mut reported = vec![false; n];
         let mut too_deep = false;
-        for start in 0..n {
-            if mark[start] != 0 {
+        for start in roots.into_iter().chain(0..n) {
+            if mark.get(start) != Some(&0) {
                 continue;
             }
             mark[start] = 1;
@@ -34,24 +38,8 @@ impl Checker {
                     if !reported[c] {
                         reported[c] = true;
                         let pos = stack.iter().position(|&(x, _)| x == c).unwrap_or(0);
-                        let chain: Vec<String> = stack[pos..]
-                            .iter()
-                            .map(|&(x, _)| x)
-                            .chain(std::iter::once(c))
-                            .map(|x| format!("`{}`", self.prog.options[x].name))
-                            .collect();
-                        let span = self.call_span(o, c);
-                        self.push(
-                            Diagnostic::error(
-                                "X8001",
-                                span,
-                                format!(
-                                    "the options call each other in a cycle: {}",
-                                    chain.join(" calls ")
-                                ),
-                            )
-                            .note("the option graph must be a tree or a DAG; the engine refuses to load a cycle"),
-                        );
+                        let path: Vec<OptionId> = stack[pos..].iter().map(|&(x, _)| x).collect();
+                        self.report_cycle(&path, c);
                     }
                 } else if mark[c] == 0 {
                     if stack.len() >= MAX_CALL_DEPTH {
@@ -72,6 +60,34 @@ impl Checker {
                 }
             }
         }
+    }
+
+    /// X8001 at the call from the last option of `path` back to `c` (the first of the
+    /// path); the other calls of the cycle as notes.
+    fn report_cycle(&mut self, path: &[OptionId], c: OptionId) {
+        let name = |x: OptionId| format!("`{}`", self.prog.options[x].name);
+        let chain: Vec<String> = path.iter().copied().chain([c]).map(name).collect();
+        let closing = path.last().copied().unwrap_or(c);
+        let mut d = Diagnostic::error(
+            "X8001",
+            self.call_span(closing, c),
+            format!(
+                "the options call each other in a cycle: {}",
+                chain.join(" calls ")
+            ),
+        );
+        if let Some(a) = self.prog.agents.iter().find(|a| a.root == c) {
+            d = d.note(format!(
+                "this call closes the cycle that starts at `{}`, the root option of agent `{}`",
+                self.prog.options[c].name, a.name
+            ));
+        }
+        for w in path.windows(2) {
+            let at = self.prog.sources.position(self.call_span(w[0], w[1]));
+            d = d.note(format!("{} calls {} at {at}", name(w[0]), name(w[1])));
+        }
+        d = d.note("the option graph must be a tree or a DAG; the engine refuses to load a cycle");
+        self.push(d);
     }
 
     pub(super) fn call_span(&self, from: OptionId, to: OptionId) -> Span {

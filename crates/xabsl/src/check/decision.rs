@@ -7,6 +7,7 @@ use super::{Checker, Scope};
 use crate::ast;
 use crate::diag::Diagnostic;
 use crate::model::*;
+use crate::source::Span;
 
 impl Checker {
     pub(super) fn option_body(&mut self, oid: OptionId, o: &ast::OptionDecl) {
@@ -22,9 +23,7 @@ impl Checker {
             .as_ref()
             .and_then(|cd| self.common_tree(cd, scope, None));
         let common_action = self.actions(&o.common_action, scope);
-        let common_calls_option = common_action
-            .iter()
-            .any(|a| matches!(a, Action::Option { .. }));
+        let common_calls_option = self.may_call_option(&o.common_action);
         let mut states = Vec::new();
         for (sid, s) in o.states.iter().enumerate() {
             let capacity = matches!(s.coop, ast::Coop::Capacity(..));
@@ -34,8 +33,8 @@ impl Checker {
                 capacity,
             };
             let actions = self.actions(&s.actions, scope);
-            let calls_option =
-                common_calls_option || actions.iter().any(|a| matches!(a, Action::Option { .. }));
+            // from the calls as written: a call dropped for a wrong parameter still calls
+            let calls_option = common_calls_option || self.may_call_option(&s.actions);
             let decision = match &s.decision {
                 None => None,
                 Some(d) => {
@@ -52,10 +51,11 @@ impl Checker {
                         ),
                         _ => {}
                     }
-                    if !calls_option && tree_uses_action_done(&d.tree) {
+                    let done = (!calls_option).then(|| action_done_in(&d.tree)).flatten();
+                    if let Some(at) = done {
                         self.warn(
                             "X8003",
-                            d.span,
+                            at,
                             format!(
                                 "`action_done` is always false in state `{}`: it calls no option",
                                 s.name.text
@@ -75,6 +75,23 @@ impl Checker {
                 st.decision = decision;
             }
         }
+    }
+
+    /// Whether the actions as written may call an option: a call of an option, or of a
+    /// name that is no basic behavior (an unknown one is reported as such, and this
+    /// keeps a second, misleading message away).
+    fn may_call_option(&self, acts: &[ast::Action]) -> bool {
+        acts.iter().any(|a| match a {
+            ast::Action::Call { name, kind, .. } => match kind {
+                Some(ast::CallKind::Option) => true,
+                Some(ast::CallKind::Behavior) => false,
+                None => {
+                    self.options.contains_key(&name.text)
+                        || !self.behaviors.contains_key(&name.text)
+                }
+            },
+            ast::Action::Assign { .. } => false,
+        })
     }
 
     pub(super) fn state_id(&mut self, scope: Scope, n: &ast::Name) -> Option<StateId> {
@@ -170,21 +187,22 @@ impl Checker {
     }
 }
 
-fn tree_uses_action_done(t: &ast::Tree) -> bool {
-    fn expr(e: &ast::Expr) -> bool {
+/// Where the first `action_done` of a decision tree is written, if it uses one.
+fn action_done_in(t: &ast::Tree) -> Option<Span> {
+    fn expr(e: &ast::Expr) -> Option<Span> {
         match e {
-            ast::Expr::ActionDone(_) => true,
+            ast::Expr::ActionDone(s) => Some(*s),
             ast::Expr::Not(x, _) | ast::Expr::Neg(x, _) | ast::Expr::Paren(x, _) => expr(x),
-            ast::Expr::Binary(_, a, b, _) => expr(a) || expr(b),
-            ast::Expr::Cond(c, a, b, _) => expr(c) || expr(a) || expr(b),
-            ast::Expr::Call { args, .. } => args.iter().any(|a| expr(&a.value)),
-            _ => false,
+            ast::Expr::Binary(_, a, b, _) => expr(a).or_else(|| expr(b)),
+            ast::Expr::Cond(c, a, b, _) => expr(c).or_else(|| expr(a)).or_else(|| expr(b)),
+            ast::Expr::Call { args, .. } => args.iter().find_map(|a| expr(&a.value)),
+            _ => None,
         }
     }
     match t {
-        ast::Tree::If(i) => {
-            expr(&i.cond) || tree_uses_action_done(&i.then) || tree_uses_action_done(&i.other)
-        }
-        _ => false,
+        ast::Tree::If(i) => expr(&i.cond)
+            .or_else(|| action_done_in(&i.then))
+            .or_else(|| action_done_in(&i.other)),
+        _ => None,
     }
 }
