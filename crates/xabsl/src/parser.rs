@@ -149,7 +149,7 @@ impl Parser {
         let cur = self.cur_span();
         let i = self.line_ends.partition_point(|&b| b < prev.end);
         let b = *self.line_ends.get(i)?;
-        (b < cur.start || cur.start <= prev.end).then(|| Span {
+        (b < cur.start || cur.start <= prev.end).then_some(Span {
             file: prev.file,
             start: prev.end,
             end: prev.end,
