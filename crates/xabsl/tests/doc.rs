@@ -102,13 +102,20 @@ fn pages_and_diagrams() {
     }
     let page = get("option.turn_and_release.html");
     assert!(page.contains("<h1>Option turn_and_release</h1>"));
-    assert!(page.contains("<td>turn_and_release.angle</td>"));
+    assert!(page.contains("<td id=\"param.angle\">turn_and_release.angle</td>"));
     assert!(page.contains("The option <a href=\"option.grab_ball_with_head.html\">grab_ball_with_head</a> is executed."));
-    assert!(page.contains("walk.rotation_speed  =  140 ;"));
-    assert!(page.contains("head_control_mode  =  head_control_mode.catch_ball"));
+    assert!(page.contains("<a href=\"basic-behaviors.html#behavior.walk.param.rotation_speed\">walk.rotation_speed</a>  =  140 ;"));
+    assert!(page.contains("<a href=\"symbols.html#symbol.head_control_mode\">head_control_mode</a>  =  <a href=\"symbols.html#enum.head_control_mode\">head_control_mode.catch_ball</a>"));
     assert!(page.contains("Pseudo code of the decision tree:"));
-    let svg = get("svg/option_turn_and_release.svg");
-    assert!(svg.starts_with("<svg") && svg.trim_end().ends_with("</svg>"));
+    // the menu of the option's states
+    assert!(page.contains(
+        "<ul class=\"states\"><li>States:</li><li><a href=\"#state.grab\">grab</a></li>"
+    ));
+    // the diagrams are in the page: the state machine first, then a decision tree per
+    // state
+    let svgs: Vec<&str> = page.split("<svg ").skip(1).collect();
+    assert_eq!(svgs.len(), 1 + 6);
+    let svg = svgs[0].split("</svg>").next().unwrap();
     for s in [
         "grab",
         "turn_left",
@@ -117,13 +124,26 @@ fn pages_and_diagrams() {
         "release_ball_left",
         "release_ball_right",
     ] {
-        assert!(svg.contains(&format!(">{s}</text>")), "{s}");
-        assert!(files
-            .iter()
-            .any(|(f, _)| *f == format!("svg/option_turn_and_release_state_{s}.svg")));
+        assert!(svg.contains(&format!(">{s}</tspan>")), "{s}");
+        assert!(page.contains(&format!("<h2 id=\"state.{s}\">")), "{s}");
     }
-    // every transition of the state machine is an edge: 11 (plus the arrow marker)
-    assert_eq!(svg.matches("<path").count(), 12);
+    // every transition of the state machine is an edge: 11; 6 loops (every state can
+    // both stay and leave); 8 calls, dotted (grab runs grab_ball_with_head, which runs
+    // grip and walk; the other five states run walk); plus the arrow marker
+    assert_eq!(svg.matches("<path").count(), 11 + 6 + 8 + 1);
+    assert_eq!(svg.matches("stroke-dasharray=\"2 3\"").count(), 8);
+    // two transitions only the common decision makes (to grab), dashed
+    assert_eq!(svg.matches("stroke-dasharray=\"6 3\"").count(), 2);
+    // decision tree boxes: the description, linked to the pseudo code's condition,
+    // which the pseudo code anchors; the common decision's boxes drawn distinct
+    let grab = svgs[1];
+    assert!(grab.contains(">grabbed</tspan>"));
+    assert!(grab.contains("href=\"#code.grab.1\""));
+    assert!(page.contains("<span class=\"cond\" id=\"code.grab.1\">if (subsequent-option-reached-target-state)   // grabbed</span>"));
+    assert!(grab.contains(
+        "fill=\"#e8eefc\" stroke=\"#333\" stroke-width=\"1.2\" stroke-dasharray=\"4 2\""
+    ));
+    assert!(grab.contains("<title>::turn_and_release.angle &lt; 0</title>"));
     assert!(get("symbols.html").contains("ball.seen.distance"));
     assert!(get("basic-behaviors.html").contains("Basic behavior walk"));
     assert!(get("index.html").contains("option.turn_and_release.html#state.release_ball_left"));

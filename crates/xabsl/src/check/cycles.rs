@@ -8,20 +8,28 @@ use crate::source::Span;
 
 impl Checker {
     /// Cycles in the option graph (the engine refuses them), and chains of calls deeper
-    /// than the engine will go; depth first, without recursion. The search starts at the
-    /// agents' root options, so that a cycle is reported at the call that closes it as
-    /// the engine meets it from the root (the other calls of the cycle are notes); then
-    /// at the options no agent reaches, in the order their files were read.
+    /// than the engine will go. The cycles are searched from the agents' root options,
+    /// so that a cycle is reported at the call that closes it as the engine meets it from
+    /// the root (the other calls of the cycle are notes), then from the options no agent
+    /// reaches; the depth is measured as before, from the options in the order their
+    /// files were read.
     pub(super) fn check_cycles(&mut self) {
-        const MAX_CALL_DEPTH: usize = 256;
         let n = self.prog.options.len();
         let callees: Vec<Vec<OptionId>> = (0..n).map(|o| self.prog.callees(o)).collect();
         let roots: Vec<OptionId> = self.prog.agents.iter().map(|a| a.root).collect();
+        let order: Vec<OptionId> = roots.into_iter().chain(0..n).collect();
+        self.search(&callees, &order, true);
+        self.search(&callees, &(0..n).collect::<Vec<_>>(), false);
+    }
+
+    /// Depth first from each option of `order` not yet seen, without recursion:
+    /// reporting cycles (`cycles`) or chains of calls deeper than the engine goes.
+    fn search(&mut self, callees: &[Vec<OptionId>], order: &[OptionId], cycles: bool) {
+        const MAX_CALL_DEPTH: usize = 256;
         // 0 = unvisited, 1 = on the path, 2 = done
-        let mut mark = vec![0u8; n];
-        let mut reported = vec![false; n];
-        let mut too_deep = false;
-        for start in roots.into_iter().chain(0..n) {
+        let mut mark = vec![0u8; callees.len()];
+        let mut reported = vec![false; callees.len()];
+        for &start in order {
             if mark.get(start) != Some(&0) {
                 continue;
             }
@@ -34,26 +42,22 @@ impl Checker {
                     continue;
                 };
                 *k += 1;
-                if mark[c] == 1 {
-                    if !reported[c] {
-                        reported[c] = true;
-                        let pos = stack.iter().position(|&(x, _)| x == c).unwrap_or(0);
-                        let path: Vec<OptionId> = stack[pos..].iter().map(|&(x, _)| x).collect();
-                        self.report_cycle(&path, c);
-                    }
+                if mark[c] == 1 && cycles && !reported[c] {
+                    reported[c] = true;
+                    let pos = stack.iter().position(|&(x, _)| x == c).unwrap_or(0);
+                    let path: Vec<OptionId> = stack[pos..].iter().map(|&(x, _)| x).collect();
+                    self.report_cycle(&path, c);
                 } else if mark[c] == 0 {
-                    if stack.len() >= MAX_CALL_DEPTH {
-                        if !too_deep {
-                            too_deep = true;
-                            let span = self.call_span(o, c);
-                            self.err(
-                                "X8009",
-                                span,
-                                format!("options call each other more than {MAX_CALL_DEPTH} levels deep"),
-                            );
-                        }
-                        mark[c] = 2;
-                        continue;
+                    if !cycles && stack.len() >= MAX_CALL_DEPTH {
+                        let span = self.call_span(o, c);
+                        self.err(
+                            "X8009",
+                            span,
+                            format!(
+                                "options call each other more than {MAX_CALL_DEPTH} levels deep"
+                            ),
+                        );
+                        return;
                     }
                     mark[c] = 1;
                     stack.push((c, 0));

@@ -1,32 +1,39 @@
-//! The behavior documentation: HTML pages like the XABSL option documentation (index,
-//! agents, symbols, basic behaviors, and per option its parameters, its state machine as
-//! an SVG diagram, and per state the subsequent options and basic behaviors with their
-//! parameters, the output symbols set, and the decision tree as a diagram and as pseudo
-//! code), and Graphviz (`dot`) for the option graph and state machines. The diagrams are
-//! laid out here ([`layout`]); Graphviz is not needed.
+//! The behavior documentation: HTML pages like the XABSL option documentation of the
+//! XSLT pipeline (index, agents, symbols, basic behaviors, and per option a menu of its
+//! states, its parameters, its state machine with the options and basic behaviors each
+//! state runs and the subtree beneath them, and per state the subsequent options and
+//! basic behaviors with their parameters, the output symbols set, and the decision tree
+//! as a diagram, its boxes labelled with the conditions' descriptions and linked to the
+//! pseudo code, the common decision drawn distinct), and Graphviz (`dot`) for the option
+//! graph and state machines. Every symbol, constant, parameter, option, state and basic
+//! behavior a page mentions links to its definition ([`html`]). The diagrams are laid
+//! out here ([`layout`]) and written into the pages as SVG: no Graphviz, nothing from
+//! the network.
 
+pub mod diagrams;
 pub mod dot;
+pub mod html;
 pub mod layout;
 pub mod text;
 
 use crate::model::*;
-use layout::{esc, DTree, Node, Shape};
+use html::Html;
+use layout::esc;
 use std::fmt::Write as _;
 use std::path::Path;
-use text::Style;
+use text::{Out, Ref, Style};
 
 /// The files of the documentation: (relative path, contents).
 pub fn generate(p: &Program) -> Vec<(String, String)> {
-    let mut files = Vec::new();
-    files.push(("style.css".to_string(), CSS.to_string()));
-    files.push(("index.html".to_string(), index(p)));
-    let agents_page = agents(p, &mut files);
-    files.push(("agents.html".to_string(), agents_page));
-    files.push(("symbols.html".to_string(), symbols(p)));
-    files.push(("basic-behaviors.html".to_string(), behaviors(p)));
+    let mut files = vec![
+        ("style.css".to_string(), CSS.to_string()),
+        ("index.html".to_string(), index(p)),
+        ("agents.html".to_string(), agents(p)),
+        ("symbols.html".to_string(), symbols(p)),
+        ("basic-behaviors.html".to_string(), behaviors(p)),
+    ];
     for (o, opt) in p.options.iter().enumerate() {
-        let page = option_page(p, o, &mut files);
-        files.push((format!("option.{}.html", opt.name), page));
+        files.push((format!("option.{}.html", opt.name), option_page(p, o)));
     }
     files
 }
@@ -34,7 +41,7 @@ pub fn generate(p: &Program) -> Vec<(String, String)> {
 /// Write the documentation into a folder (created if needed).
 pub fn write_to(p: &Program, dir: &Path) -> std::io::Result<usize> {
     let files = generate(p);
-    std::fs::create_dir_all(dir.join("svg"))?;
+    std::fs::create_dir_all(dir)?;
     for (name, text) in &files {
         std::fs::write(dir.join(name), text)?;
     }
@@ -54,7 +61,12 @@ pre { background: #f6f6f6; padding: 0.6em; border: 1px solid #ddd; overflow-x: a
 .figure { overflow-x: auto; margin: 0.5em 0; }
 .desc { color: #444; font-style: italic; }
 ul.menu li { margin: 0.2em 0; }
+ul.states { list-style: none; padding: 0; margin: 0.5em 0 1em 0; }
+ul.states li { display: inline-block; margin-right: 1em; }
 code { background: #f2f2f2; padding: 0 0.2em; }
+pre a, td a, li a { color: #124; }
+.cond:target { background: #ffe9a8; }
+.legend { font-size: 0.85em; color: #555; }
 ";
 
 fn page(p: &Program, title: &str, body: &str) -> String {
@@ -117,82 +129,7 @@ fn index(p: &Program) -> String {
     page(p, "Index", &b)
 }
 
-/// The option graph from an option: options (boxes) and basic behaviors (rounded).
-fn option_graph(p: &Program, root: OptionId) -> String {
-    let mut nodes: Vec<Node> = Vec::new();
-    let mut ids: Vec<(bool, usize)> = Vec::new();
-    let mut edges = Vec::new();
-    let mut stack = vec![root];
-    let node_of =
-        |nodes: &mut Vec<Node>, ids: &mut Vec<(bool, usize)>, opt: bool, i: usize| -> usize {
-            if let Some(k) = ids.iter().position(|x| *x == (opt, i)) {
-                return k;
-            }
-            ids.push((opt, i));
-            let (label, href, shape) = if opt {
-                let n = p.options.get(i).map_or("?".to_string(), |o| o.name.clone());
-                (n.clone(), Some(format!("../option.{n}.html")), Shape::Box)
-            } else {
-                let n = p
-                    .behaviors
-                    .get(i)
-                    .map_or("?".to_string(), |b| b.name.clone());
-                (
-                    n.clone(),
-                    Some(format!("../basic-behaviors.html#behavior.{n}")),
-                    Shape::Rounded,
-                )
-            };
-            nodes.push(Node {
-                label,
-                shape,
-                bold: false,
-                href,
-                title: None,
-            });
-            nodes.len() - 1
-        };
-    let r = node_of(&mut nodes, &mut ids, true, root);
-    if let Some(n) = nodes.get_mut(r) {
-        n.bold = true;
-    }
-    let mut done = Vec::new();
-    while let Some(o) = stack.pop() {
-        if done.contains(&o) {
-            continue;
-        }
-        done.push(o);
-        let from = node_of(&mut nodes, &mut ids, true, o);
-        let Some(opt) = p.options.get(o) else {
-            continue;
-        };
-        for a in opt
-            .common_action
-            .iter()
-            .chain(opt.states.iter().flat_map(|s| s.actions.iter()))
-        {
-            match a {
-                Action::Option { option, .. } => {
-                    let to = node_of(&mut nodes, &mut ids, true, *option);
-                    if !edges.iter().any(|&(x, y, _)| x == from && y == to) {
-                        edges.push((from, to, None));
-                    }
-                    stack.push(*option);
-                }
-                Action::Behavior { behavior, .. } => {
-                    let to = node_of(&mut nodes, &mut ids, false, *behavior);
-                    if !edges.iter().any(|&(x, y, _)| x == from && y == to) {
-                        edges.push((from, to, None));
-                    }
-                }
-                Action::Set { .. } => {}
-            }
-        }
-    }
-    layout::layered(&nodes, &edges, r)
-}
-
-fn agents(p: &Program, files: &mut Vec<(String, String)>) -> String {
+fn agents(p: &Program) -> String {
     let mut b = String::from("<h1>Agents</h1>\n<table><tr><th>Agent</th><th>Title</th><th>Root option</th><th>Description</th></tr>\n");
     for a in &p.agents {
         let root = p.options.get(a.root).map_or("?", |o| o.name.as_str());
@@ -206,15 +143,13 @@ fn agents(p: &Program, files: &mut Vec<(String, String)>) -> String {
         );
     }
     b.push_str("</table>\n");
-    for a in &p.agents {
-        let svg = format!("svg/agent_{}.svg", a.name);
-        files.push((svg.clone(), option_graph(p, a.root)));
+    for (i, a) in p.agents.iter().enumerate() {
         let _ = writeln!(
             b,
-            "<h2 id=\"agent.{0}\">Agent {0}</h2>\n{1}<p>The option graph:</p><div class=\"figure\"><img src=\"{2}\" alt=\"option graph of {0}\"></div>",
+            "<h2 id=\"agent.{0}\">Agent {0}</h2>\n{1}<p>The option graph:</p><div class=\"figure\">{2}</div>",
             esc(&a.name),
             desc(&a.doc),
-            esc(&svg)
+            diagrams::option_graph(p, a.root, &format!("agent{i}"))
         );
     }
     page(p, "Agents", &b)
@@ -296,7 +231,7 @@ fn symbols(p: &Program) -> String {
             for c in consts {
                 let _ = writeln!(
                     b,
-                    "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
+                    "<tr><td id=\"const.{}\">{0}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
                     esc(&c.name),
                     esc(&c.raw),
                     esc(c.measure.as_deref().unwrap_or("")),
@@ -309,7 +244,8 @@ fn symbols(p: &Program) -> String {
     page(p, "Symbols", &b)
 }
 
-fn params_table(p: &Program, params: &[Param]) -> String {
+/// A table of parameters; each row's id is `{anchor}{short name}`.
+fn params_table(p: &Program, params: &[Param], anchor: &str) -> String {
     if params.is_empty() {
         return "<p>No parameters.</p>\n".into();
     }
@@ -317,7 +253,9 @@ fn params_table(p: &Program, params: &[Param]) -> String {
     for x in params {
         let _ = writeln!(
             b,
-            "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
+            "<tr><td id=\"{}{}\">{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
+            esc(anchor),
+            esc(&x.short),
             esc(&x.name),
             esc(&type_name(p, x.ty)),
             esc(x.measure.as_deref().unwrap_or("")),
@@ -349,244 +287,130 @@ fn behaviors(p: &Program) -> String {
                 esc(&bh.name),
                 desc(&bh.doc)
             );
-            b.push_str(&params_table(p, &bh.params));
+            b.push_str(&params_table(
+                p,
+                &bh.params,
+                &format!("behavior.{}.param.", bh.name),
+            ));
         }
     }
     page(p, "Basic Behaviors", &b)
 }
 
-/// The transitions a state can make (its inlined decision's targets, itself excluded).
-fn targets(opt: &OptionDef, s: StateId) -> Vec<StateId> {
-    fn walk(t: &Tree, out: &mut Vec<StateId>) {
-        match t {
-            Tree::Goto(g) => {
-                if !out.contains(g) {
-                    out.push(*g);
-                }
-            }
-            Tree::If { then, other, .. } => {
-                walk(then, out);
-                walk(other, out);
-            }
-        }
-    }
-    let mut out = Vec::new();
-    let mut cd = opt.common_decision.as_ref();
-    while let Some(c) = cd {
-        walk(&c.then, &mut out);
-        cd = c.other.as_deref();
-    }
-    if let Some(t) = opt.states.get(s).and_then(|x| x.decision.as_ref()) {
-        walk(t, &mut out);
-    }
-    out.retain(|&g| g != s);
-    out
-}
-
-/// The state machine of an option.
+/// The state machine of an option as SVG (`id` names its arrow marker); with `links`,
+/// states link to their sections of the option's page.
 pub fn state_machine(p: &Program, o: OptionId, links: bool) -> String {
-    let Some(opt) = p.options.get(o) else {
-        return layout::layered(&[], &[], 0);
-    };
-    let nodes: Vec<Node> = opt
-        .states
-        .iter()
-        .enumerate()
-        .map(|(i, s)| Node {
-            label: s.name.clone(),
-            shape: if s.target {
-                Shape::DoubleEllipse
-            } else {
-                Shape::Ellipse
-            },
-            bold: i == opt.initial,
-            href: links.then(|| format!("../option.{}.html#state.{}", opt.name, s.name)),
-            title: None,
-        })
-        .collect();
-    let mut edges = Vec::new();
-    for s in 0..opt.states.len() {
-        for t in targets(opt, s) {
-            edges.push((s, t, None));
-        }
-    }
-    let _ = p;
-    layout::layered(&nodes, &edges, opt.initial)
+    diagrams::state_machine(p, o, links, &format!("sm{o}"))
 }
 
-fn shorten(s: &str, n: usize) -> String {
-    if s.chars().count() <= n {
-        s.to_string()
-    } else {
-        let mut t: String = s.chars().take(n.saturating_sub(1)).collect();
-        t.push('…');
-        t
-    }
-}
-
-fn dtree(p: &Program, opt: &OptionDef, t: &Tree) -> DTree {
-    match t {
-        Tree::Goto(s) => DTree::Leaf(Node {
-            label: opt.states.get(*s).map_or("?".into(), |x| x.name.clone()),
-            shape: Shape::Ellipse,
-            bold: false,
-            href: None,
-            title: None,
-        }),
-        Tree::If {
-            doc,
-            cond,
-            then,
-            other,
-        } => {
-            let full = text::expr(p, cond, Style::Source);
-            DTree::If(
-                Node {
-                    label: shorten(&full, 48),
-                    shape: Shape::Box,
-                    bold: false,
-                    href: None,
-                    title: Some(match doc {
-                        Some(d) => format!("{full}\n// {d}"),
-                        None => full,
-                    }),
-                },
-                Box::new(dtree(p, opt, then)),
-                Box::new(dtree(p, opt, other)),
-            )
-        }
-    }
-}
-
-/// The decision tree of a state (common decision first) for drawing.
-fn state_tree(p: &Program, opt: &OptionDef, s: StateId) -> DTree {
-    let own = match opt.states.get(s).and_then(|x| x.decision.as_ref()) {
-        Some(t) => dtree(p, opt, t),
-        None => dtree(p, opt, &Tree::Goto(s)),
-    };
-    fn chain(p: &Program, opt: &OptionDef, cd: &CommonDecision, own: DTree) -> DTree {
-        let rest = match &cd.other {
-            Some(o) => chain(p, opt, o, own),
-            None => own,
-        };
-        let full = text::expr(p, &cd.cond, Style::Source);
-        DTree::If(
-            Node {
-                label: shorten(&full, 48),
-                shape: Shape::Box,
-                bold: false,
-                href: None,
-                title: Some(full),
-            },
-            Box::new(dtree(p, opt, &cd.then)),
-            Box::new(rest),
-        )
-    }
-    match &opt.common_decision {
-        Some(cd) => chain(p, opt, cd, own),
-        None => own,
-    }
-}
-
-fn option_page(p: &Program, o: OptionId, files: &mut Vec<(String, String)>) -> String {
+fn option_page(p: &Program, o: OptionId) -> String {
     let opt = &p.options[o];
     let mut b = String::new();
     let _ = writeln!(b, "<h1>Option {}</h1>\n{}", esc(&opt.name), desc(&opt.doc));
-    b.push_str("<p>Parameters of that option:</p>\n");
-    b.push_str(&params_table(p, &opt.params));
-    let svg = format!("svg/option_{}.svg", opt.name);
-    files.push((svg.clone(), state_machine(p, o, true)));
+    b.push_str("<nav class=\"states\" aria-label=\"states\"><ul class=\"states\"><li>States:</li>");
+    for s in &opt.states {
+        let _ = write!(b, "<li><a href=\"#state.{0}\">{0}</a></li>", esc(&s.name));
+    }
+    b.push_str("</ul></nav>\n<p>Parameters of that option:</p>\n");
+    b.push_str(&params_table(p, &opt.params, "param."));
     let _ = writeln!(
         b,
-        "<h2>State Machine</h2>\n<div class=\"figure\"><object type=\"image/svg+xml\" data=\"{0}\"><img src=\"{0}\" alt=\"state machine of {1}\"></object></div>",
-        esc(&svg),
-        esc(&opt.name)
+        "<h2>State Machine</h2>\n<div class=\"figure\">{}</div>\n<p class=\"legend\">Solid arrows: transitions; dashed: transitions of the common decision (from every state); dotted: the options and basic behaviors a state runs, and what they run. Bold: the initial state; double: target states.</p>",
+        diagrams::state_machine(p, o, true, "sm")
     );
-    for (si, s) in opt.states.iter().enumerate() {
-        let mut flags = Vec::new();
-        if si == opt.initial {
-            flags.push("initial");
-        }
-        if s.target {
-            flags.push("target");
-        }
-        match &s.coop {
-            Coop::Capacity(_, n) => flags.push(if n == "1" { "capacity 1" } else { "capacity" }),
-            Coop::Synchronized(..) => flags.push("synchronized"),
-            Coop::Normal => {}
-        }
-        let _ = writeln!(
-            b,
-            "<h2 id=\"state.{0}\">State {0}{1}</h2>\n{2}",
-            esc(&s.name),
-            if flags.is_empty() {
-                String::new()
-            } else {
-                format!(" <small>({})</small>", flags.join(", "))
-            },
-            desc(&s.doc)
-        );
-        b.push_str("<p>If that state is active,</p>\n<ul>\n");
-        let actions: Vec<&Action> = opt.common_action.iter().chain(s.actions.iter()).collect();
-        let mut sets = Vec::new();
-        for a in &actions {
-            match a {
-                Action::Option { option, args, .. } => {
-                    let callee = &p.options[*option];
-                    let _ = write!(
-                        b,
-                        "<li>The option <a href=\"option.{0}.html\">{0}</a> is executed.",
-                        esc(&callee.name)
-                    );
-                    b.push_str(&param_list(p, &callee.params, args));
-                    b.push_str("</li>\n");
-                }
-                Action::Behavior { behavior, args, .. } => {
-                    let callee = &p.behaviors[*behavior];
-                    let _ = write!(
-                        b,
-                        "<li>The basic behavior <a href=\"basic-behaviors.html#behavior.{0}\">{0}</a> is executed.",
-                        esc(&callee.name)
-                    );
-                    b.push_str(&param_list(p, &callee.params, args));
-                    b.push_str("</li>\n");
-                }
-                Action::Set { symbol, value, .. } => sets.push((
-                    p.symbols[*symbol].name.clone(),
-                    text::expr(p, value, Style::Spec),
-                )),
-            }
-        }
-        if !sets.is_empty() {
-            b.push_str("<li>These output symbols are set:<pre>");
-            for (n, v) in &sets {
-                let _ = writeln!(b, "{}  =  {}", esc(n), esc(v));
-            }
-            b.push_str("</pre></li>\n");
-        }
-        b.push_str("</ul>\n");
-        let tsvg = format!("svg/option_{}_state_{}.svg", opt.name, s.name);
-        files.push((tsvg.clone(), layout::tree(&state_tree(p, opt, si))));
-        let _ = writeln!(
-            b,
-            "<p>The decision tree:</p>\n<div class=\"figure\"><img src=\"{}\" alt=\"decision tree of state {}\"></div>\n<p>Pseudo code of the decision tree:</p>\n<pre>{}</pre>",
-            esc(&tsvg),
-            esc(&s.name),
-            esc(&text::pseudo_code(p, opt, si))
-        );
+    for si in 0..opt.states.len() {
+        state_section(p, o, si, &mut b);
     }
     page(p, &format!("Option {}", opt.name), &b)
 }
 
-fn param_list(p: &Program, params: &[Param], args: &[Arg]) -> String {
-    let list = text::call_parameters(p, params, args);
-    if list.is_empty() {
+/// A state's section: flags, what runs, what is set, the decision tree drawn and as
+/// pseudo code.
+fn state_section(p: &Program, o: OptionId, si: StateId, b: &mut String) {
+    let opt = &p.options[o];
+    let s = &opt.states[si];
+    let mut flags = Vec::new();
+    if si == opt.initial {
+        flags.push("initial");
+    }
+    if s.target {
+        flags.push("target");
+    }
+    match &s.coop {
+        Coop::Capacity(_, n) => flags.push(if n == "1" { "capacity 1" } else { "capacity" }),
+        Coop::Synchronized(..) => flags.push("synchronized"),
+        Coop::Normal => {}
+    }
+    let _ = writeln!(
+        b,
+        "<h2 id=\"state.{0}\">State {0}{1}</h2>\n{2}",
+        esc(&s.name),
+        if flags.is_empty() {
+            String::new()
+        } else {
+            format!(" <small>({})</small>", flags.join(", "))
+        },
+        desc(&s.doc)
+    );
+    b.push_str("<p>If that state is active,</p>\n<ul>\n");
+    let mut sets = Html::new(p, &s.name);
+    for a in opt.common_action.iter().chain(s.actions.iter()) {
+        match a {
+            Action::Option { option, args, .. } => {
+                let callee = &p.options[*option];
+                let mut h = Html::new(p, &s.name);
+                h.name(Ref::Option(*option), &callee.name);
+                let _ = write!(b, "<li>The option {} is executed.", h.finish());
+                b.push_str(&param_list(p, &callee.params, args, |i| {
+                    Ref::OptionParam(*option, i)
+                }));
+                b.push_str("</li>\n");
+            }
+            Action::Behavior { behavior, args, .. } => {
+                let callee = &p.behaviors[*behavior];
+                let mut h = Html::new(p, &s.name);
+                h.name(Ref::Behavior(*behavior), &callee.name);
+                let _ = write!(b, "<li>The basic behavior {} is executed.", h.finish());
+                b.push_str(&param_list(p, &callee.params, args, |i| {
+                    Ref::BehaviorParam(*behavior, i)
+                }));
+                b.push_str("</li>\n");
+            }
+            Action::Set { symbol, value, .. } => {
+                sets.name(Ref::Symbol(*symbol), &p.symbols[*symbol].name);
+                sets.text("  =  ");
+                text::write_expr(p, value, Style::Spec, &mut sets);
+                sets.text("\n");
+            }
+        }
+    }
+    let sets = sets.finish();
+    if !sets.is_empty() {
+        let _ = writeln!(b, "<li>These output symbols are set:<pre>{sets}</pre></li>");
+    }
+    b.push_str("</ul>\n");
+    let mut code = Html::new(p, &s.name);
+    text::write_pseudo_code(p, opt, si, &mut code);
+    let _ = writeln!(
+        b,
+        "<p>The decision tree:</p>\n<div class=\"figure\">{}</div>\n<p>Pseudo code of the decision tree:</p>\n<pre>{}</pre>",
+        diagrams::decision_tree(p, o, si, &format!("dt{si}")),
+        code.finish()
+    );
+}
+
+/// The parameters given at a call, each name and symbol linked.
+fn param_list(p: &Program, params: &[Param], args: &[Arg], r: impl Fn(usize) -> Ref) -> String {
+    if args.is_empty() {
         return String::new();
     }
-    let mut b = String::from(" Parameters:<pre>");
-    for (n, v) in list {
-        let _ = writeln!(b, "{}  =  {} ;", esc(&n), esc(&v));
+    let mut h = Html::new(p, "");
+    for a in args {
+        let name = params.get(a.param).map_or("?", |x| x.name.as_str());
+        h.name(r(a.param), name);
+        h.text("  =  ");
+        text::write_expr(p, &a.value, Style::Spec, &mut h);
+        h.text(" ;\n");
     }
-    b.push_str("</pre>");
-    b
+    format!(" Parameters:<pre>{}</pre>", h.finish())
 }

@@ -28,60 +28,97 @@ fn prec(e: &Expr) -> u8 {
     }
 }
 
+/// What a name in an expression or an action refers to (the documentation links it
+/// to its definition).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Ref {
+    /// an input, output or internal symbol
+    Symbol(SymbolId),
+    /// a constant
+    Constant(ConstId),
+    /// an enumeration (of an element)
+    Enum(EnumId),
+    /// a parameter of an option
+    OptionParam(OptionId, usize),
+    /// a parameter of a parameterised input symbol
+    InputParam(SymbolId, usize),
+    /// a parameter of a basic behavior
+    BehaviorParam(BehaviorId, usize),
+    /// an option
+    Option(OptionId),
+    /// a basic behavior
+    Behavior(BehaviorId),
+    /// a state of an option
+    State(OptionId, StateId),
+}
+
+/// Where text goes: plain text, or HTML with links (the documentation's pages).
+pub trait Out {
+    /// Text as it is.
+    fn text(&mut self, s: &str);
+    /// A name that refers to a definition.
+    fn name(&mut self, r: Ref, s: &str);
+    /// The `k`-th condition of a decision (in the order the diagrams number them)
+    /// starts.
+    fn condition_start(&mut self, _k: usize) {}
+    /// It ends.
+    fn condition_end(&mut self) {}
+}
+
+impl Out for String {
+    fn text(&mut self, s: &str) {
+        self.push_str(s);
+    }
+    fn name(&mut self, _: Ref, s: &str) {
+        self.push_str(s);
+    }
+}
+
 /// A number as written in the documentation.
 pub fn number(v: f64) -> String {
     crate::ic::ruby_number(v)
 }
 
-/// An expression; `option` is the option it is written in.
+/// An expression as text.
 pub fn expr(p: &Program, e: &Expr, style: Style) -> String {
-    let sub = |x: &Expr, min: u8| {
-        let s = expr(p, x, style);
+    let mut s = String::new();
+    write_expr(p, e, style, &mut s);
+    s
+}
+
+/// An expression, written to `out`.
+pub fn write_expr(p: &Program, e: &Expr, style: Style, out: &mut dyn Out) {
+    let sub = |x: &Expr, min: u8, out: &mut dyn Out| {
         if prec(x) < min {
-            format!("({s})")
+            out.text("(");
+            write_expr(p, x, style, out);
+            out.text(")");
         } else {
-            s
+            write_expr(p, x, style, out);
         }
     };
+    let infix = |a: &Expr, op: &str, b: &Expr, (pa, pb): (u8, u8), out: &mut dyn Out| {
+        sub(a, pa, out);
+        out.text(&format!(" {op} "));
+        sub(b, pb, out);
+    };
     match e {
-        Expr::Number(v) => number(*v),
-        Expr::Bool(b) => b.to_string(),
-        Expr::Constant(c) => p.constants.get(*c).map_or("?".into(), |c| c.name.clone()),
-        Expr::Param { option, index, .. } => {
-            let Some(o) = p.options.get(*option) else {
-                return "?".into();
-            };
-            let par = o.params.get(*index).map_or("?", |x| x.short.as_str());
-            match style {
-                Style::Source => format!("@{par}"),
-                Style::Spec => format!("::{}.{par}", o.name),
-            }
-        }
-        Expr::Input { symbol, args, .. } => {
-            let s = &p.symbols[*symbol];
-            if args.is_empty() {
-                s.name.clone()
-            } else {
-                let a: Vec<String> = args
-                    .iter()
-                    .map(|a| {
-                        format!(
-                            "{} = {}",
-                            s.params.get(a.param).map_or("?", |x| x.short.as_str()),
-                            expr(p, &a.value, style)
-                        )
-                    })
-                    .collect();
-                format!("{}({})", s.name, a.join(", "))
-            }
-        }
-        Expr::Output { symbol, .. } => p.symbols[*symbol].name.clone(),
-        Expr::Element { enumeration, index } => p
-            .enums
-            .get(*enumeration)
-            .and_then(|e| e.elements.get(*index))
-            .cloned()
-            .unwrap_or_default(),
+        Expr::Number(v) => out.text(&number(*v)),
+        Expr::Bool(b) => out.text(&b.to_string()),
+        Expr::Constant(c) => out.name(
+            Ref::Constant(*c),
+            p.constants.get(*c).map_or("?", |c| c.name.as_str()),
+        ),
+        Expr::Param { option, index, .. } => param(p, *option, *index, style, out),
+        Expr::Input { symbol, args, .. } => input(p, *symbol, args, style, out),
+        Expr::Output { symbol, .. } => out.name(Ref::Symbol(*symbol), &p.symbols[*symbol].name),
+        Expr::Element { enumeration, index } => out.name(
+            Ref::Enum(*enumeration),
+            p.enums
+                .get(*enumeration)
+                .and_then(|e| e.elements.get(*index))
+                .map_or("", String::as_str),
+        ),
         Expr::Arith(op, a, b) => {
             let (s, pr) = match op {
                 ArithOp::Add => ("+", 4),
@@ -90,7 +127,7 @@ pub fn expr(p: &Program, e: &Expr, style: Style) -> String {
                 ArithOp::Div => ("/", 5),
                 ArithOp::Mod => ("%", 5),
             };
-            format!("{} {s} {}", sub(a, pr), sub(b, pr + 1))
+            infix(a, s, b, (pr, pr + 1), out)
         }
         Expr::Compare(op, a, b) => {
             let s = match op {
@@ -101,150 +138,233 @@ pub fn expr(p: &Program, e: &Expr, style: Style) -> String {
                 CmpOp::Le => "<=",
                 CmpOp::Ge => ">=",
             };
-            format!("{} {s} {}", sub(a, 4), sub(b, 4))
+            infix(a, s, b, (4, 4), out)
         }
-        Expr::EnumEq(a, b) => format!("{} == {}", sub(a, 4), sub(b, 4)),
+        Expr::EnumEq(a, b) => infix(a, "==", b, (4, 4), out),
         Expr::Not(a) => match a.as_ref() {
-            Expr::EnumEq(x, y) => format!("{} != {}", sub(x, 4), sub(y, 4)),
-            a => format!("!{}", sub(a, 6)),
+            Expr::EnumEq(x, y) => infix(x, "!=", y, (4, 4), out),
+            a => {
+                out.text("!");
+                sub(a, 6, out);
+            }
         },
-        Expr::And(v) => v.iter().map(|x| sub(x, 3)).collect::<Vec<_>>().join(" && "),
-        Expr::Or(v) => v.iter().map(|x| sub(x, 2)).collect::<Vec<_>>().join(" || "),
+        Expr::And(v) | Expr::Or(v) => {
+            let (op, min) = if matches!(e, Expr::And(_)) {
+                (" && ", 3)
+            } else {
+                (" || ", 2)
+            };
+            for (i, x) in v.iter().enumerate() {
+                if i > 0 {
+                    out.text(op);
+                }
+                sub(x, min, out);
+            }
+        }
         Expr::Cond {
             cond, then, other, ..
-        } => format!("{} ? {} : {}", sub(cond, 1), sub(then, 1), sub(other, 1)),
-        Expr::StateTime => match style {
-            Style::Source => "state_time".into(),
-            Style::Spec => "time-of-state-execution".into(),
-        },
-        Expr::OptionTime => match style {
-            Style::Source => "option_time".into(),
-            Style::Spec => "time-of-option-execution".into(),
-        },
-        Expr::ActionDone => match style {
-            Style::Source => "action_done".into(),
-            Style::Spec => "subsequent-option-reached-target-state".into(),
-        },
-        Expr::Conflict => "conflict".into(),
+        } => {
+            sub(cond, 1, out);
+            out.text(" ? ");
+            sub(then, 1, out);
+            out.text(" : ");
+            sub(other, 1, out);
+        }
+        Expr::StateTime | Expr::OptionTime | Expr::ActionDone | Expr::Conflict => {
+            out.text(builtin(e, style))
+        }
     }
+}
+
+fn builtin(e: &Expr, style: Style) -> &'static str {
+    match (e, style) {
+        (Expr::StateTime, Style::Source) => "state_time",
+        (Expr::StateTime, Style::Spec) => "time-of-state-execution",
+        (Expr::OptionTime, Style::Source) => "option_time",
+        (Expr::OptionTime, Style::Spec) => "time-of-option-execution",
+        (Expr::ActionDone, Style::Source) => "action_done",
+        (Expr::ActionDone, Style::Spec) => "subsequent-option-reached-target-state",
+        _ => "conflict",
+    }
+}
+
+/// An option parameter: `@p` in the source, `::option.p` in the spec's words.
+fn param(p: &Program, option: OptionId, index: usize, style: Style, out: &mut dyn Out) {
+    let Some(o) = p.options.get(option) else {
+        return out.text("?");
+    };
+    let par = o.params.get(index).map_or("?", |x| x.short.as_str());
+    let r = Ref::OptionParam(option, index);
+    match style {
+        Style::Source => out.name(r, &format!("@{par}")),
+        Style::Spec => out.name(r, &format!("::{}.{par}", o.name)),
+    }
+}
+
+/// An input symbol, with the parameters given.
+fn input(p: &Program, symbol: SymbolId, args: &[Arg], style: Style, out: &mut dyn Out) {
+    let s = &p.symbols[symbol];
+    out.name(Ref::Symbol(symbol), &s.name);
+    if args.is_empty() {
+        return;
+    }
+    out.text("(");
+    for (i, a) in args.iter().enumerate() {
+        if i > 0 {
+            out.text(", ");
+        }
+        let name = s.params.get(a.param).map_or("?", |x| x.short.as_str());
+        out.name(Ref::InputParam(symbol, a.param), name);
+        out.text(" = ");
+        write_expr(p, &a.value, style, out);
+    }
+    out.text(")");
 }
 
 /// A condition as the spec's pseudo code writes it: `(a)` alone, or each operand of a
 /// top-level `&&`/`||` parenthesised on its own line.
 pub fn condition(p: &Program, e: &Expr) -> String {
-    fn block(p: &Program, e: &Expr) -> String {
-        match e {
-            Expr::And(v) | Expr::Or(v) => {
-                let op = if matches!(e, Expr::And(_)) {
-                    "&&"
-                } else {
-                    "||"
-                };
-                let parts: Vec<String> = v.iter().map(|x| block(p, x)).collect();
-                format!("(\n{}\n)", parts.join(&format!("\n{op} \n")))
-            }
-            other => format!("({})", expr(p, other, Style::Spec)),
-        }
-    }
+    let mut s = String::new();
+    write_condition(p, e, &mut s);
+    s
+}
+
+/// A condition as the pseudo code writes it, to `out`.
+pub fn write_condition(p: &Program, e: &Expr, out: &mut dyn Out) {
     match e {
-        Expr::And(_) | Expr::Or(_) => block(p, e),
-        other => format!("({})", expr(p, other, Style::Spec)),
+        Expr::And(v) | Expr::Or(v) => {
+            let op = if matches!(e, Expr::And(_)) {
+                "\n&& \n"
+            } else {
+                "\n|| \n"
+            };
+            out.text("(\n");
+            for (i, x) in v.iter().enumerate() {
+                if i > 0 {
+                    out.text(op);
+                }
+                write_condition(p, x, out);
+            }
+            out.text("\n)");
+        }
+        other => {
+            out.text("(");
+            write_expr(p, other, Style::Spec, out);
+            out.text(")");
+        }
     }
 }
 
 /// The pseudo code of a state's decision (the common decision first), in the spec's
 /// words.
 pub fn pseudo_code(p: &Program, opt: &OptionDef, state: StateId) -> String {
-    let mut out = String::new();
-    let st = &opt.states[state];
-    let own = |out: &mut String| match &st.decision {
-        Some(t) => tree(p, opt, t, out),
-        None => transition(opt, state, out),
+    let mut s = String::new();
+    write_pseudo_code(p, opt, state, &mut s);
+    s
+}
+
+/// The pseudo code of a state's decision, to `out`; each condition is marked with its
+/// number (the common decision's first, then the state's, in the order written).
+pub fn write_pseudo_code(p: &Program, opt: &OptionDef, state: StateId, out: &mut dyn Out) {
+    let o = p
+        .options
+        .iter()
+        .position(|x| std::ptr::eq(x, opt))
+        .unwrap_or(0);
+    let mut w = Pseudo {
+        p,
+        opt,
+        o,
+        out,
+        k: 0,
     };
     match &opt.common_decision {
-        Some(cd) => common(p, opt, cd, &own, &mut out),
-        None => own(&mut out),
-    }
-    out
-}
-
-fn transition(opt: &OptionDef, s: StateId, out: &mut String) {
-    let name = opt.states.get(s).map_or("?", |s| s.name.as_str());
-    out.push_str(&format!("transition-to-state({name});\n"));
-}
-
-fn comment(doc: &Option<String>) -> String {
-    match doc {
-        Some(d) if !d.is_empty() => format!("   // {}", d.replace('\n', " ")),
-        _ => String::new(),
+        Some(cd) => w.common(cd, state),
+        None => w.own(state),
     }
 }
 
-fn common(
-    p: &Program,
-    opt: &OptionDef,
-    cd: &CommonDecision,
-    own: &dyn Fn(&mut String),
-    out: &mut String,
-) {
-    out.push_str(&format!(
-        "if {}{}\n{{\n  \n",
-        condition(p, &cd.cond),
-        comment(&cd.doc)
-    ));
-    tree(p, opt, &cd.then, out);
-    out.push_str("}\nelse\n{\n  \n");
-    match &cd.other {
-        Some(o) => common(p, opt, o, own, out),
-        None => own(out),
-    }
-    out.push_str("}\n");
+/// Writing pseudo code, counting the conditions.
+struct Pseudo<'a, 'b> {
+    p: &'a Program,
+    opt: &'a OptionDef,
+    o: OptionId,
+    out: &'b mut dyn Out,
+    k: usize,
 }
 
-fn tree(p: &Program, opt: &OptionDef, t: &Tree, out: &mut String) {
-    match t {
-        Tree::Goto(s) => transition(opt, *s, out),
-        Tree::If {
+impl Pseudo<'_, '_> {
+    fn own(&mut self, state: StateId) {
+        match &self.opt.states[state].decision {
+            Some(t) => self.tree(t),
+            None => self.transition(state),
+        }
+    }
+
+    fn transition(&mut self, s: StateId) {
+        let name = self.opt.states.get(s).map_or("?", |s| s.name.as_str());
+        self.out.text("transition-to-state(");
+        self.out.name(Ref::State(self.o, s), name);
+        self.out.text(");\n");
+    }
+
+    /// `if (cond)   // description` and the opening brace, the condition marked.
+    fn if_line(&mut self, keyword: &str, cond: &Expr, doc: &Option<String>) {
+        self.out.condition_start(self.k);
+        self.k += 1;
+        self.out.text(keyword);
+        write_condition(self.p, cond, self.out);
+        if let Some(d) = doc.as_deref().filter(|d| !d.is_empty()) {
+            self.out.text(&format!("   // {}", d.replace('\n', " ")));
+        }
+        self.out.condition_end();
+        self.out.text("\n{\n  \n");
+    }
+
+    fn common(&mut self, cd: &CommonDecision, state: StateId) {
+        self.if_line("if ", &cd.cond, &cd.doc);
+        self.tree(&cd.then);
+        self.out.text("}\nelse\n{\n  \n");
+        match &cd.other {
+            Some(o) => self.common(o, state),
+            None => self.own(state),
+        }
+        self.out.text("}\n");
+    }
+
+    fn tree(&mut self, t: &Tree) {
+        let Tree::If {
             doc,
             cond,
             then,
             other,
-        } => {
-            out.push_str(&format!(
-                "if {}{}\n{{\n  \n",
-                condition(p, cond),
-                comment(doc)
-            ));
-            tree(p, opt, then, out);
-            out.push_str("}\n");
-            // else if chains as the spec prints them
-            let mut rest: &Tree = other;
-            loop {
-                match rest {
-                    Tree::If {
-                        doc,
-                        cond,
-                        then,
-                        other,
-                    } => {
-                        out.push_str(&format!(
-                            "else if {}{}\n{{\n  \n",
-                            condition(p, cond),
-                            comment(doc)
-                        ));
-                        tree(p, opt, then, out);
-                        out.push_str("}\n");
-                        rest = other;
-                    }
-                    Tree::Goto(_) => {
-                        out.push_str("else\n{\n  \n");
-                        tree(p, opt, rest, out);
-                        out.push_str("}\n");
-                        break;
-                    }
-                }
+        } = t
+        else {
+            if let Tree::Goto(s) = t {
+                self.transition(*s);
             }
+            return;
+        };
+        self.if_line("if ", cond, doc);
+        self.tree(then);
+        self.out.text("}\n");
+        // else if chains as the spec prints them
+        let mut rest: &Tree = other;
+        while let Tree::If {
+            doc,
+            cond,
+            then,
+            other,
+        } = rest
+        {
+            self.if_line("else if ", cond, doc);
+            self.tree(then);
+            self.out.text("}\n");
+            rest = other;
         }
+        self.out.text("else\n{\n  \n");
+        self.tree(rest);
+        self.out.text("}\n");
     }
 }
 
