@@ -213,6 +213,11 @@ pub fn state_machine(p: &Program, o: OptionId, links: bool, id: &str) -> String 
             g.calls(s, c, Line::Dotted);
         }
     }
+    if !links {
+        for n in &mut g.nodes {
+            n.href = None;
+        }
+    }
     layout::layered(&g.nodes, &g.edges, opt.initial, id)
 }
 

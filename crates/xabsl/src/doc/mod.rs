@@ -34,6 +34,11 @@ pub fn generate(p: &Program) -> Vec<(String, String)> {
     ];
     for (o, opt) in p.options.iter().enumerate() {
         files.push((format!("option.{}.html", opt.name), option_page(p, o)));
+        // the state machine alone too, to embed elsewhere
+        files.push((
+            format!("svg/option_{}.svg", opt.name),
+            state_machine(p, o, false),
+        ));
     }
     files
 }
@@ -41,7 +46,7 @@ pub fn generate(p: &Program) -> Vec<(String, String)> {
 /// Write the documentation into a folder (created if needed).
 pub fn write_to(p: &Program, dir: &Path) -> std::io::Result<usize> {
     let files = generate(p);
-    std::fs::create_dir_all(dir)?;
+    std::fs::create_dir_all(dir.join("svg"))?;
     for (name, text) in &files {
         std::fs::write(dir.join(name), text)?;
     }
@@ -297,8 +302,8 @@ fn behaviors(p: &Program) -> String {
     page(p, "Basic Behaviors", &b)
 }
 
-/// The state machine of an option as SVG (`id` names its arrow marker); with `links`,
-/// states link to their sections of the option's page.
+/// The state machine of an option as SVG; with `links`, states link to their sections
+/// of the option's page (for the diagram in the page).
 pub fn state_machine(p: &Program, o: OptionId, links: bool) -> String {
     diagrams::state_machine(p, o, links, &format!("sm{o}"))
 }
