@@ -28,6 +28,9 @@ pub enum ActionError {
     /// A server that was not started or was shut down.
     #[error("the action server is not running")]
     NotRunning,
+    /// A runtime message of another type than the action's.
+    #[error("wrong message type: {0}")]
+    WrongType(String),
     /// A transport failed.
     #[error("{0}")]
     Transport(String),

@@ -9,10 +9,41 @@
 //!   spec's API, callbacks, polling and an execute-callback mode), the [`ActionClient`]
 //!   with the CommState table and LOST detection (C-1..C-6) and the
 //!   [`SimpleActionClient`] (C-7..C-10);
-//! - typed ROS messages ([`msg`]): serialisation, md5sums and definitions;
+//! - ROS messages ([`msg`]): serialisation, md5sums and definitions, for compiled-in
+//!   types (Rust structs) and for types known only at run time (schemas parsed from
+//!   `.msg` / `.srv` / `.action` text or found on the package path, with
+//!   [`DynMessage`](msg::dynamic::DynMessage) values);
 //! - transports: [`transport::inproc`] (same process) and [`ros1`] (a ROS 1 node:
 //!   XML-RPC master/slave API and TCPROS, so `rostopic`, `rosnode` and Python actionlib
 //!   clients and servers talk to it).
+//!
+//! Every server, client and binding is generic over an [`Action`] value: a compiled-in
+//! action (`Goto`, a zero-sized struct) or a [`DynAction`] made at run time.
+//!
+//! ```
+//! use skipper_actionlib::msg::dynamic::Value;
+//! use skipper_actionlib::msg::loader::TypeLoader;
+//! use skipper_actionlib::transport::inproc::InProcBus;
+//! use skipper_actionlib::{ActionServer, DynAction, ServerConfig, SimpleActionServer, SystemClock};
+//! use std::sync::Arc;
+//!
+//! // an action type from its .action text (or TypeLoader::global().action("pkg/Name"))
+//! let schema = TypeLoader::global()
+//!     .add_action("my_msgs/Dock", "string station\n---\nbool docked\n---\nfloat64 distance")
+//!     .unwrap();
+//! let dock = DynAction(schema);
+//! let server = ActionServer::with_type(dock.clone(), ServerConfig::default(), Arc::new(SystemClock));
+//! let bus = InProcBus::new(); // or ros1::ActionServerBinding::new(&node, "/robot1/dock", &server)
+//! bus.attach_server(&server);
+//! let simple = SimpleActionServer::with_execute_callback(server, move |s, goal| {
+//!     let station = goal.get("station").and_then(Value::as_str).unwrap_or("").to_string();
+//!     let mut result = dock.new_result();
+//!     result.set("docked", Value::Bool(!station.is_empty())).map_err(|e| e.to_string())?;
+//!     s.set_succeeded(Some(result), "docked").map_err(|e| e.to_string())
+//! });
+//! simple.start();
+//! simple.shutdown();
+//! ```
 
 pub mod client;
 pub mod error;
@@ -27,7 +58,8 @@ pub use client::action_client::{ActionClient, ClientGoalHandle};
 pub use client::comm_state::CommState;
 pub use client::simple::{SimpleActionClient, SimpleGoalState};
 pub use error::ActionError;
-pub use msg::actionlib_msgs::{Action, GoalId, GoalStatus, GoalStatusArray, StatusCode};
+pub use msg::actionlib_msgs::{Action, DynAction, GoalId, GoalStatus, GoalStatusArray, StatusCode};
+pub use msg::dynamic::DynMessage;
 pub use msg::Message;
 pub use server::action_server::{ActionServer, ServerConfig};
 pub use server::goal_handle::ServerGoalHandle;

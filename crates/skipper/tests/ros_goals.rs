@@ -69,7 +69,7 @@ struct Fixture<A: Action> {
     seen: Arc<Mutex<Seen>>,
 }
 
-impl<A: Action> Fixture<A> {
+impl<A: Action + Default> Fixture<A> {
     /// A server of the run's goals on an in-process bus, pumped until the fixture drops.
     fn serve(
         (control, run, seen): (Arc<RunControl>, JoinHandle<()>, Arc<Mutex<Seen>>),

@@ -74,6 +74,7 @@ struct ClientState {
 }
 
 pub(crate) struct ClientShared<A: Action> {
+    action: A,
     caller_id: String,
     clock: Arc<dyn Clock>,
     sink: Mutex<Option<Arc<dyn ClientSink<A>>>>,
@@ -109,11 +110,22 @@ pub fn client_goal_id(caller_id: &str, now: Time) -> String {
     format!("{caller_id}-{n}-{secs}.{millis:03}")
 }
 
-impl<A: Action> ActionClient<A> {
-    /// A client named `caller_id` (its node name), reading time from `clock`.
+impl<A: Action + Default> ActionClient<A> {
+    /// A client of a compiled-in action named `caller_id` (its node name), reading time
+    /// from `clock`.
     pub fn new(caller_id: &str, clock: Arc<dyn Clock>) -> Self {
+        Self::with_type(A::default(), caller_id, clock)
+    }
+}
+
+impl<A: Action> ActionClient<A> {
+    /// A client of the action type `action` (for a runtime type, a
+    /// [`DynAction`](crate::msg::actionlib_msgs::DynAction)) named `caller_id`, reading
+    /// time from `clock`.
+    pub fn with_type(action: A, caller_id: &str, clock: Arc<dyn Clock>) -> Self {
         Self {
             shared: Arc::new(ClientShared {
+                action,
                 caller_id: caller_id.to_string(),
                 clock,
                 sink: Mutex::new(None),
@@ -124,6 +136,11 @@ impl<A: Action> ActionClient<A> {
                 goal_changed_lock: Mutex::new(0),
             }),
         }
+    }
+
+    /// The action type.
+    pub fn action(&self) -> &A {
+        &self.shared.action
     }
 
     /// Where goals and cancels go (a transport calls this).
@@ -211,7 +228,10 @@ impl<A: Action> ActionClient<A> {
             goals.retain(|w| w.strong_count() > 0);
             goals.push(Arc::downgrade(&g));
         }
-        if let Some(sink) = self.sink() {
+        if let Err(e) = self.shared.action.goal_type().check(&goal) {
+            // the goal is never sent: its handle stays WAITING_FOR_GOAL_ACK
+            tracing::error!("action client: not sending a goal of the wrong type: {e}");
+        } else if let Some(sink) = self.sink() {
             sink.publish_goal(ActionGoal {
                 header: Header {
                     seq: 0,

@@ -3,10 +3,13 @@
 //! on the wire (`XActionGoal`, `XActionResult`, `XActionFeedback`).
 
 use super::common::Header;
-use super::{DecodeError, Field, Message, Reader};
+use super::dynamic::DynMessage;
+use super::schema::{ActionSchema, MsgSchema};
+use super::{DecodeError, Field, Message, MessageType, Reader};
 use crate::ros_message;
 use crate::time::Time;
 use std::fmt;
+use std::sync::Arc;
 
 ros_message! {
     /// `actionlib_msgs/GoalID`: a goal's id and stamp (also the cancel message).
@@ -191,16 +194,125 @@ impl fmt::Display for StatusCode {
     }
 }
 
-/// An action: its `package/Name` and its goal, result and feedback messages.
-pub trait Action: Send + Sync + 'static {
-    /// `package/Name` (`skipper_msgs/Goto`); the wire types are `<NAME>ActionGoal`, ...
-    const NAME: &'static str;
+/// An action type: its `package/Name`, and how its goal, result and feedback are made,
+/// written and read. Compiled-in actions are zero-sized structs declared with
+/// [`action_type!`](crate::action_type) (`Goto`, whose goal is a `GotoGoal`); an action
+/// known only at run time is a [`DynAction`] (goal, result and feedback are
+/// [`DynMessage`]s). Servers and clients hold one value of it.
+pub trait Action: Clone + Send + Sync + 'static {
     /// The goal (`XGoal`).
-    type Goal: ActionPart;
+    type Goal: Clone + Send + Sync + fmt::Debug + 'static;
     /// The result (`XResult`).
-    type Result: ActionPart;
+    type Result: Clone + Send + Sync + fmt::Debug + 'static;
     /// The feedback (`XFeedback`).
-    type Feedback: ActionPart;
+    type Feedback: Clone + Send + Sync + fmt::Debug + 'static;
+    /// `package/Name` (`skipper_msgs/Goto`); the wire types are `<name>ActionGoal`, ...
+    fn name(&self) -> &str;
+    /// The goal's type.
+    fn goal_type(&self) -> &dyn MessageType<Self::Goal>;
+    /// The result's type.
+    fn result_type(&self) -> &dyn MessageType<Self::Result>;
+    /// The feedback's type.
+    fn feedback_type(&self) -> &dyn MessageType<Self::Feedback>;
+    /// The name, md5sum and definition of a wrapped message on the wire
+    /// (`XActionGoal`, `XActionResult`, `XActionFeedback`).
+    fn wire_type(&self, part: Wire) -> WireType<'_>;
+}
+
+/// One of the three wrapped messages of an action that go on its topics.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Wire {
+    /// `XActionGoal` on `<ns>/goal`
+    Goal,
+    /// `XActionResult` on `<ns>/result`
+    Result,
+    /// `XActionFeedback` on `<ns>/feedback`
+    Feedback,
+}
+
+/// A message type's identity on a topic.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct WireType<'a> {
+    /// `package/Type`
+    pub name: &'a str,
+    /// its md5sum
+    pub md5sum: &'a str,
+    /// its full definition
+    pub definition: &'a str,
+}
+
+impl<'a> WireType<'a> {
+    /// The identity of a compiled-in message.
+    pub fn of<M: Message>() -> WireType<'static> {
+        WireType {
+            name: M::type_name(),
+            md5sum: M::md5sum(),
+            definition: M::definition(),
+        }
+    }
+    /// The identity of a runtime message type.
+    pub fn of_schema(s: &'a MsgSchema) -> Self {
+        WireType {
+            name: s.name(),
+            md5sum: s.md5sum(),
+            definition: s.definition(),
+        }
+    }
+}
+
+/// An action type known at run time (from an `.action` text or the package path): its
+/// goal, result and feedback are [`DynMessage`]s.
+#[derive(Debug, Clone)]
+pub struct DynAction(pub Arc<ActionSchema>);
+
+impl DynAction {
+    /// The action's schema.
+    pub fn schema(&self) -> &Arc<ActionSchema> {
+        &self.0
+    }
+    /// The action `name` (`package/Name`) from the process-wide
+    /// [`TypeLoader`](super::loader::TypeLoader) (the package path and the definitions
+    /// compiled in).
+    pub fn load(name: &str) -> Result<Self, super::schema::SchemaError> {
+        super::loader::TypeLoader::global().action(name).map(Self)
+    }
+    /// A new goal with every field at its default.
+    pub fn new_goal(&self) -> DynMessage {
+        DynMessage::new(self.0.goal().clone())
+    }
+    /// A new result with every field at its default.
+    pub fn new_result(&self) -> DynMessage {
+        DynMessage::new(self.0.result().clone())
+    }
+    /// A new feedback with every field at its default.
+    pub fn new_feedback(&self) -> DynMessage {
+        DynMessage::new(self.0.feedback().clone())
+    }
+}
+
+impl Action for DynAction {
+    type Goal = DynMessage;
+    type Result = DynMessage;
+    type Feedback = DynMessage;
+    fn name(&self) -> &str {
+        self.0.name()
+    }
+    fn goal_type(&self) -> &dyn MessageType<DynMessage> {
+        &self.0.goal
+    }
+    fn result_type(&self) -> &dyn MessageType<DynMessage> {
+        &self.0.result
+    }
+    fn feedback_type(&self) -> &dyn MessageType<DynMessage> {
+        &self.0.feedback
+    }
+    fn wire_type(&self, part: Wire) -> WireType<'_> {
+        WireType::of_schema(match part {
+            Wire::Goal => &self.0.action_goal,
+            Wire::Result => &self.0.action_result,
+            Wire::Feedback => &self.0.action_feedback,
+        })
+    }
 }
 
 fn intern(s: String) -> &'static str {
@@ -290,11 +402,40 @@ macro_rules! action_type {
         $(#[$m])*
         #[derive(Debug, Clone, Copy, Default)]
         $vis struct $name;
+        impl $name {
+            /// `package/Name`.
+            pub const NAME: &'static str = $ty;
+        }
         impl $crate::msg::actionlib_msgs::Action for $name {
-            const NAME: &'static str = $ty;
             type Goal = $g;
             type Result = $r;
             type Feedback = $f;
+            fn name(&self) -> &str {
+                $ty
+            }
+            fn goal_type(&self) -> &dyn $crate::msg::MessageType<$g> {
+                static T: $crate::msg::Typed<$g> = $crate::msg::Typed::NEW;
+                &T
+            }
+            fn result_type(&self) -> &dyn $crate::msg::MessageType<$r> {
+                static T: $crate::msg::Typed<$r> = $crate::msg::Typed::NEW;
+                &T
+            }
+            fn feedback_type(&self) -> &dyn $crate::msg::MessageType<$f> {
+                static T: $crate::msg::Typed<$f> = $crate::msg::Typed::NEW;
+                &T
+            }
+            fn wire_type(
+                &self,
+                part: $crate::msg::actionlib_msgs::Wire,
+            ) -> $crate::msg::actionlib_msgs::WireType<'_> {
+                use $crate::msg::actionlib_msgs::{ActionFeedback, ActionGoal, ActionResult, Wire, WireType};
+                match part {
+                    Wire::Goal => WireType::of::<ActionGoal<$g>>(),
+                    Wire::Result => WireType::of::<ActionResult<$r>>(),
+                    Wire::Feedback => WireType::of::<ActionFeedback<$f>>(),
+                }
+            }
         }
         impl $crate::msg::actionlib_msgs::ActionPart for $g { const ACTION: &'static str = $ty; }
         impl $crate::msg::actionlib_msgs::ActionPart for $r { const ACTION: &'static str = $ty; }

@@ -1,6 +1,16 @@
 //! ROS 1 messages: the binary serialisation ("rosmsg": little-endian, no padding, strings
-//! and variable arrays prefixed by a `u32` length), the [`Message`] trait that typed
-//! messages implement, and the [`ros_message!`](crate::ros_message) macro that declares them.
+//! and variable arrays prefixed by a `u32` length), and the two kinds of message type:
+//!
+//! - compiled in: a Rust struct that implements [`Message`], declared with the
+//!   [`ros_message!`](crate::ros_message) macro (`GotoGoal`, `PoseStamped`, ...);
+//! - known at run time: a [`schema::MsgSchema`] parsed from `.msg` text ([`parse`]) and
+//!   found by type name on the package path ([`loader::TypeLoader`]), whose values are
+//!   [`dynamic::DynMessage`]s (to and from JSON in [`json`], rostopic-style YAML in
+//!   [`yaml`]).
+//!
+//! [`MessageType`] is what both kinds share: the state machines and transports encode,
+//! decode and name messages through it, so every server, client, publisher and
+//! subscriber works with either.
 //!
 //! Decoding never panics: every read is checked against the bytes that are left, and a
 //! message with bytes left over is refused ([`DecodeError`]).
@@ -8,8 +18,17 @@
 pub mod actionlib_msgs;
 pub mod common;
 pub mod defs;
+pub mod dynamic;
+pub mod json;
+pub mod loader;
+pub mod parse;
+pub mod schema;
 pub mod skipper_msgs;
 pub mod test_actions;
+pub mod yaml;
+
+use std::marker::PhantomData;
+use std::sync::Arc;
 
 use crate::time::{RosDuration, Time};
 
@@ -267,6 +286,114 @@ pub trait Message: Clone + Default + Send + Sync + std::fmt::Debug + 'static {
     }
 }
 
+/// A message type as the state machines and transports handle it, for values of type
+/// `V`: a compiled-in [`Message`] ([`Typed<M>`], `V = M`) or a runtime schema
+/// ([`schema::MsgSchema`], `V = DynMessage`).
+pub trait MessageType<V>: Send + Sync {
+    /// `package/Type`.
+    fn type_name(&self) -> &str;
+    /// The md5sum (`*` when the definition is unknown).
+    fn md5sum(&self) -> &str;
+    /// The full definition text.
+    fn definition(&self) -> &str;
+    /// A default-constructed message.
+    fn default_value(&self) -> V;
+    /// Append `v`'s serialised body.
+    fn encode(&self, v: &V, w: &mut Vec<u8>);
+    /// Read a message's fields (the caller checks that nothing is left over).
+    fn decode_fields(&self, r: &mut Reader<'_>) -> Result<V, DecodeError>;
+    /// `Err` with a reason when `v` is not a value of this type (a runtime message of
+    /// another schema); compiled-in types always fit.
+    fn check(&self, _v: &V) -> Result<(), String> {
+        Ok(())
+    }
+    /// Decode a whole body.
+    fn decode(&self, bytes: &[u8]) -> Result<V, DecodeError> {
+        let mut r = Reader::new(bytes);
+        let v = self.decode_fields(&mut r)?;
+        r.finish()?;
+        Ok(v)
+    }
+}
+
+/// The [`MessageType`] of a compiled-in message `M`.
+pub struct Typed<M>(PhantomData<fn() -> M>);
+
+impl<M> Typed<M> {
+    /// The type.
+    pub const NEW: Self = Typed(PhantomData);
+}
+
+impl<M> Clone for Typed<M> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+impl<M> Copy for Typed<M> {}
+impl<M> Default for Typed<M> {
+    fn default() -> Self {
+        Self::NEW
+    }
+}
+impl<M> std::fmt::Debug for Typed<M> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Typed<{}>", std::any::type_name::<M>())
+    }
+}
+
+impl<M: Message> MessageType<M> for Typed<M> {
+    fn type_name(&self) -> &str {
+        M::type_name()
+    }
+    fn md5sum(&self) -> &str {
+        M::md5sum()
+    }
+    fn definition(&self) -> &str {
+        M::definition()
+    }
+    fn default_value(&self) -> M {
+        M::default()
+    }
+    fn encode(&self, v: &M, w: &mut Vec<u8>) {
+        v.encode(w)
+    }
+    fn decode_fields(&self, r: &mut Reader<'_>) -> Result<M, DecodeError> {
+        M::decode_fields(r)
+    }
+}
+
+impl MessageType<dynamic::DynMessage> for Arc<schema::MsgSchema> {
+    fn type_name(&self) -> &str {
+        self.name()
+    }
+    fn md5sum(&self) -> &str {
+        schema::MsgSchema::md5sum(self)
+    }
+    fn definition(&self) -> &str {
+        schema::MsgSchema::definition(self)
+    }
+    fn default_value(&self) -> dynamic::DynMessage {
+        dynamic::DynMessage::new(self.clone())
+    }
+    fn encode(&self, v: &dynamic::DynMessage, w: &mut Vec<u8>) {
+        v.encode(w)
+    }
+    fn decode_fields(&self, r: &mut Reader<'_>) -> Result<dynamic::DynMessage, DecodeError> {
+        dynamic::DynMessage::decode_fields(self, r)
+    }
+    fn check(&self, v: &dynamic::DynMessage) -> Result<(), String> {
+        if dynamic::same_type(v.schema(), self) {
+            Ok(())
+        } else {
+            Err(format!(
+                "a {} where a {} is expected",
+                v.schema().name(),
+                self.name()
+            ))
+        }
+    }
+}
+
 /// Declare a ROS message struct: its fields in wire order and its `package/Type` name.
 ///
 /// ```
@@ -300,4 +427,41 @@ macro_rules! ros_message {
             }
         }
     };
+}
+
+/// Feed a definition and a message to the runtime-type parser and decoder (the fuzz
+/// target `ros1_msg_definition` and its corpus replay): the first byte picks what the
+/// text is (a `.msg`, `.srv` or `.action`, or a `.msg` followed by a NUL and a message
+/// body of that type, decoded, printed as YAML and JSON, and encoded back). Returns
+/// whether the input was accepted; panics only if a decoded message does not encode back
+/// to as many bytes (a finding for the fuzzer).
+#[doc(hidden)]
+pub fn fuzz_definition(data: &[u8]) -> bool {
+    let Some((&which, rest)) = data.split_first() else {
+        return false;
+    };
+    let l = loader::TypeLoader::builtin_only();
+    let text = |b: &[u8]| String::from_utf8_lossy(b).into_owned();
+    match which % 4 {
+        0 => l.add_msg("fuzz_msgs/M", &text(rest)).is_ok(),
+        1 => l.add_srv("fuzz_msgs/S", &text(rest)).is_ok(),
+        2 => l.add_action("fuzz_msgs/A", &text(rest)).is_ok(),
+        _ => {
+            let (def, body) = match rest.iter().position(|&b| b == 0) {
+                Some(i) => (&rest[..i], &rest[i + 1..]),
+                None => (rest, &[][..]),
+            };
+            let Ok(s) = l.add_msg("fuzz_msgs/M", &text(def)) else {
+                return false;
+            };
+            let Ok(m) = dynamic::DynMessage::decode(&s, body) else {
+                return false;
+            };
+            let _ = yaml::to_yaml(&m);
+            let j = json::to_json(&m);
+            let _ = json::from_json(&s, &j);
+            assert_eq!(m.to_bytes().len(), body.len(), "re-encoded length");
+            true
+        }
+    }
 }

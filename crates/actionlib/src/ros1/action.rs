@@ -5,9 +5,13 @@
 use super::node::{Handler, Node, Publisher, RosError, Subscriber};
 use crate::client::action_client::ActionClient;
 use crate::msg::actionlib_msgs::{
-    Action, ActionFeedback, ActionGoal, ActionResult, GoalId, GoalStatusArray, StatusList,
+    Action, ActionFeedback, ActionGoal, ActionResult, GoalId, GoalStatus, GoalStatusArray,
+    StatusList, Wire, WireType,
 };
-use crate::msg::Message;
+use crate::msg::common::Header;
+use crate::msg::dynamic::DynMessage;
+use crate::msg::schema::MsgSchema;
+use crate::msg::{DecodeError, Field, Message, MessageType, Reader};
 use crate::server::action_server::{ActionServer, ServerConfig};
 use crate::time::{peer_secs, MAX_PEER_SECS};
 use crate::transport::{ClientSink, ServerSink};
@@ -16,7 +20,7 @@ use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::thread::JoinHandle;
 use std::time::Duration;
 
-/// A publisher of one message type.
+/// A publisher of one compiled-in message type.
 pub struct TypedPublisher<M: Message> {
     publisher: Publisher,
     _m: PhantomData<fn(M)>,
@@ -26,13 +30,7 @@ impl<M: Message> TypedPublisher<M> {
     /// Advertise `topic` with `M`'s type, md5sum and definition.
     pub fn advertise(node: &Node, topic: &str, latched: bool) -> Result<Self, RosError> {
         Ok(Self {
-            publisher: node.advertise(
-                topic,
-                M::type_name(),
-                M::md5sum(),
-                M::definition(),
-                latched,
-            )?,
+            publisher: advertise_as(node, topic, WireType::of::<M>(), latched)?,
             _m: PhantomData,
         })
     }
@@ -46,6 +44,53 @@ impl<M: Message> TypedPublisher<M> {
     }
 }
 
+/// A publisher of a message type known at run time.
+pub struct DynPublisher {
+    publisher: Publisher,
+    schema: Arc<MsgSchema>,
+}
+
+impl DynPublisher {
+    /// Advertise `topic` with `schema`'s type, md5sum and definition.
+    pub fn advertise(
+        node: &Node,
+        topic: &str,
+        schema: &Arc<MsgSchema>,
+        latched: bool,
+    ) -> Result<Self, RosError> {
+        Ok(Self {
+            publisher: advertise_as(node, topic, WireType::of_schema(schema), latched)?,
+            schema: schema.clone(),
+        })
+    }
+    /// The topic's type.
+    pub fn schema(&self) -> &Arc<MsgSchema> {
+        &self.schema
+    }
+    /// Publish a message; refused (nothing sent) when it is of another type.
+    pub fn publish(&self, m: &DynMessage) -> Result<(), RosError> {
+        self.schema
+            .check(m)
+            .map_err(|e| RosError::BadName(format!("{}: {e}", self.publisher.topic())))?;
+        self.publisher.publish_with(|w| m.encode(w));
+        Ok(())
+    }
+    /// The untyped publisher.
+    pub fn raw(&self) -> &Publisher {
+        &self.publisher
+    }
+}
+
+/// Advertise `topic` as the type `ty`.
+pub fn advertise_as(
+    node: &Node,
+    topic: &str,
+    ty: WireType<'_>,
+    latched: bool,
+) -> Result<Publisher, RosError> {
+    node.advertise(topic, ty.name, ty.md5sum, ty.definition, latched)
+}
+
 /// Subscribe to `topic` with `M`'s type; `f` gets each decoded message and its
 /// publisher's caller id. Messages that do not decode are counted and skipped.
 pub fn subscribe<M: Message>(
@@ -53,12 +98,44 @@ pub fn subscribe<M: Message>(
     topic: &str,
     f: impl Fn(M, &str) + Send + Sync + 'static,
 ) -> Result<Subscriber, RosError> {
+    subscribe_as(node, topic, WireType::of::<M>(), M::decode_fields, f)
+}
+
+/// Subscribe to `topic` with a type known at run time.
+pub fn subscribe_dyn(
+    node: &Node,
+    topic: &str,
+    schema: &Arc<MsgSchema>,
+    f: impl Fn(DynMessage, &str) + Send + Sync + 'static,
+) -> Result<Subscriber, RosError> {
+    let s = schema.clone();
+    subscribe_as(
+        node,
+        topic,
+        WireType::of_schema(schema),
+        move |r| DynMessage::decode_fields(&s, r),
+        f,
+    )
+}
+
+/// Subscribe to `topic` as the type `ty`, reading each body with `decode`.
+pub fn subscribe_as<V>(
+    node: &Node,
+    topic: &str,
+    ty: WireType<'_>,
+    decode: impl Fn(&mut Reader<'_>) -> Result<V, DecodeError> + Send + Sync + 'static,
+    f: impl Fn(V, &str) + Send + Sync + 'static,
+) -> Result<Subscriber, RosError> {
+    let name = ty.name.to_string();
     let handler: Handler = Arc::new(move |b: &[u8], from: &str| {
-        let m = M::decode(b).map_err(|e| format!("{}: {e}", M::type_name()))?;
+        let mut r = Reader::new(b);
+        let m = decode(&mut r)
+            .and_then(|m| r.finish().map(|()| m))
+            .map_err(|e| format!("{name}: {e}"))?;
         f(m, from);
         Ok(())
     });
-    node.subscribe(topic, M::type_name(), M::md5sum(), M::definition(), handler)
+    node.subscribe(topic, ty.name, ty.md5sum, ty.definition, handler)
 }
 
 fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
@@ -66,9 +143,10 @@ fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
 }
 
 struct ServerPubs<A: Action> {
+    action: A,
     status: TypedPublisher<GoalStatusArray>,
-    result: TypedPublisher<ActionResult<A::Result>>,
-    feedback: TypedPublisher<ActionFeedback<A::Feedback>>,
+    result: Publisher,
+    feedback: Publisher,
 }
 
 impl<A: Action> ServerSink<A> for ServerPubs<A> {
@@ -76,10 +154,18 @@ impl<A: Action> ServerSink<A> for ServerPubs<A> {
         self.status.raw().publish_with(|w| list.encode(w));
     }
     fn publish_result(&self, msg: ActionResult<A::Result>) {
-        self.result.publish(&msg);
+        self.result.publish_with(|w| {
+            msg.header.put(w);
+            msg.status.put(w);
+            self.action.result_type().encode(&msg.result, w);
+        });
     }
     fn publish_feedback(&self, msg: ActionFeedback<A::Feedback>) {
-        self.feedback.publish(&msg);
+        self.feedback.publish_with(|w| {
+            msg.header.put(w);
+            msg.status.put(w);
+            self.action.feedback_type().encode(&msg.feedback, w);
+        });
     }
 }
 
@@ -137,16 +223,39 @@ impl ActionServerBinding {
         ns: &str,
         server: &ActionServer<A>,
     ) -> Result<Self, RosError> {
+        let action = server.action().clone();
         let pubs = Arc::new(ServerPubs::<A> {
             status: TypedPublisher::advertise(node, &format!("{ns}/status"), true)?,
-            result: TypedPublisher::advertise(node, &format!("{ns}/result"), false)?,
-            feedback: TypedPublisher::advertise(node, &format!("{ns}/feedback"), false)?,
+            result: advertise_as(
+                node,
+                &format!("{ns}/result"),
+                action.wire_type(Wire::Result),
+                false,
+            )?,
+            feedback: advertise_as(
+                node,
+                &format!("{ns}/feedback"),
+                action.wire_type(Wire::Feedback),
+                false,
+            )?,
+            action: action.clone(),
         });
         server.connect(pubs);
         let s = server.clone();
-        let goal = subscribe::<ActionGoal<A::Goal>>(node, &format!("{ns}/goal"), move |m, _| {
-            s.handle_goal(m)
-        })?;
+        let a = action.clone();
+        let goal = subscribe_as(
+            node,
+            &format!("{ns}/goal"),
+            action.wire_type(Wire::Goal),
+            move |r| {
+                Ok(ActionGoal {
+                    header: Header::get(r)?,
+                    goal_id: GoalId::get(r)?,
+                    goal: a.goal_type().decode_fields(r)?,
+                })
+            },
+            move |m, _| s.handle_goal(m),
+        )?;
         let s = server.clone();
         let cancel = subscribe::<GoalId>(node, &format!("{ns}/cancel"), move |m, _| {
             s.handle_cancel(m)
@@ -212,14 +321,19 @@ impl Drop for ActionServerBinding {
 }
 
 struct ClientPubs<A: Action> {
-    goal: TypedPublisher<ActionGoal<A::Goal>>,
+    action: A,
+    goal: Publisher,
     cancel: TypedPublisher<GoalId>,
     subs: Mutex<Option<(Arc<Subscriber>, Arc<Subscriber>)>>,
 }
 
 impl<A: Action> ClientSink<A> for ClientPubs<A> {
     fn publish_goal(&self, msg: ActionGoal<A::Goal>) {
-        self.goal.publish(&msg);
+        self.goal.publish_with(|w| {
+            msg.header.put(w);
+            msg.goal_id.put(w);
+            self.action.goal_type().encode(&msg.goal, w);
+        });
     }
     fn publish_cancel(&self, msg: GoalId) {
         self.cancel.publish(&msg);
@@ -233,7 +347,7 @@ impl<A: Action> ClientSink<A> for ClientPubs<A> {
         let Some((result, feedback)) = subs else {
             return false;
         };
-        has(self.goal.raw().subscribers())
+        has(self.goal.subscribers())
             && has(self.cancel.raw().subscribers())
             && has(result.publishers())
             && has(feedback.publishers())
@@ -254,22 +368,45 @@ impl ActionClientBinding {
         ns: &str,
         client: &ActionClient<A>,
     ) -> Result<Self, RosError> {
+        let action = client.action().clone();
         let pubs = Arc::new(ClientPubs::<A> {
-            goal: TypedPublisher::advertise(node, &format!("{ns}/goal"), false)?,
+            goal: advertise_as(
+                node,
+                &format!("{ns}/goal"),
+                action.wire_type(Wire::Goal),
+                false,
+            )?,
+            action: action.clone(),
             cancel: TypedPublisher::advertise(node, &format!("{ns}/cancel"), false)?,
             subs: Mutex::new(None),
         });
         client.connect(pubs.clone());
-        let c = client.clone();
-        let result = Arc::new(subscribe::<ActionResult<A::Result>>(
+        let (c, a) = (client.clone(), action.clone());
+        let result = Arc::new(subscribe_as(
             node,
             &format!("{ns}/result"),
+            action.wire_type(Wire::Result),
+            move |r| {
+                Ok(ActionResult {
+                    header: Header::get(r)?,
+                    status: GoalStatus::get(r)?,
+                    result: a.result_type().decode_fields(r)?,
+                })
+            },
             move |m, _| c.handle_result(&m),
         )?);
-        let c = client.clone();
-        let feedback = Arc::new(subscribe::<ActionFeedback<A::Feedback>>(
+        let (c, a) = (client.clone(), action.clone());
+        let feedback = Arc::new(subscribe_as(
             node,
             &format!("{ns}/feedback"),
+            action.wire_type(Wire::Feedback),
+            move |r| {
+                Ok(ActionFeedback {
+                    header: Header::get(r)?,
+                    status: GoalStatus::get(r)?,
+                    feedback: a.feedback_type().decode_fields(r)?,
+                })
+            },
             move |m, _| c.handle_feedback(&m),
         )?);
         if let Ok(mut g) = pubs.subs.lock() {

@@ -11,7 +11,7 @@ pub mod tcpros;
 pub mod testing;
 pub mod xmlrpc;
 
-pub use action::{ActionClientBinding, ActionServerBinding, TypedPublisher};
+pub use action::{ActionClientBinding, ActionServerBinding, DynPublisher, TypedPublisher};
 pub use node::{Node, NodeConfig, RosError};
 
 /// Feed bytes from a peer to every decoder of the transport: the first byte picks one (a

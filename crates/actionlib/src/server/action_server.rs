@@ -174,6 +174,7 @@ impl<A: Action> State<A> {
 }
 
 pub(crate) struct ServerShared<A: Action> {
+    action: A,
     state: Mutex<State<A>>,
     clock: Arc<dyn Clock>,
     config: ServerConfig,
@@ -216,12 +217,22 @@ fn get_cb<A: Action>(c: &RwLock<Option<GoalCallback<A>>>) -> Option<GoalCallback
     }
 }
 
-impl<A: Action> ActionServer<A> {
-    /// A server reading time from `clock`; not started and not connected to any
-    /// transport yet.
+impl<A: Action + Default> ActionServer<A> {
+    /// A server of a compiled-in action reading time from `clock`; not started and
+    /// not connected to any transport yet.
     pub fn new(config: ServerConfig, clock: Arc<dyn Clock>) -> Self {
+        Self::with_type(A::default(), config, clock)
+    }
+}
+
+impl<A: Action> ActionServer<A> {
+    /// A server of the action type `action` (for a runtime type, a
+    /// [`DynAction`](crate::msg::actionlib_msgs::DynAction)) reading time from `clock`;
+    /// not started and not connected to any transport yet.
+    pub fn with_type(action: A, config: ServerConfig, clock: Arc<dyn Clock>) -> Self {
         Self {
             shared: Arc::new(ServerShared {
+                action,
                 state: Mutex::new(State {
                     trackers: Vec::new(),
                     entries: Vec::new(),
@@ -241,6 +252,11 @@ impl<A: Action> ActionServer<A> {
                 cancel_cb: RwLock::new(None),
             }),
         }
+    }
+
+    /// The action type.
+    pub fn action(&self) -> &A {
+        &self.shared.action
     }
 
     /// The settings.
@@ -347,7 +363,8 @@ impl<A: Action> ActionServer<A> {
                         let status = t.status.clone();
                         st.destroyed_at(now);
                         st.reencode(i);
-                        sh.publish_result(&mut st, status, A::Result::default(), now);
+                        let result = sh.action.result_type().default_value();
+                        sh.publish_result(&mut st, status, result, now);
                         sh.publish_status(&mut st);
                     }
                     return;
@@ -445,7 +462,7 @@ impl<A: Action> ActionServer<A> {
                         status: StatusCode::Recalling as u8,
                         text: String::new(),
                     },
-                    Arc::new(A::Goal::default()),
+                    Arc::new(sh.action.goal_type().default_value()),
                     cancel.id.as_str().into(),
                     now,
                 );
@@ -528,6 +545,12 @@ impl<A: Action> ServerShared<A> {
         result: Option<Option<A::Result>>,
         text: &str,
     ) -> Result<(), ActionError> {
+        if let Some(Some(r)) = &result {
+            self.action
+                .result_type()
+                .check(r)
+                .map_err(ActionError::WrongType)?;
+        }
         let now = self.clock.now();
         let mut st = lock(&self.state);
         self.apply_locked(&mut st, id, ev, result, text, now)
@@ -567,13 +590,21 @@ impl<A: Action> ServerShared<A> {
         if terminal {
             // G-6: one result, then the status list
             let status = st.trackers[i].status.clone();
-            self.publish_result(st, status, result.flatten().unwrap_or_default(), now);
+            let result = match result.flatten() {
+                Some(r) => r,
+                None => self.action.result_type().default_value(),
+            };
+            self.publish_result(st, status, result, now);
         }
         self.publish_status(st);
         Ok(())
     }
 
     pub(crate) fn feedback(&self, id: &str, feedback: A::Feedback) -> Result<(), ActionError> {
+        self.action
+            .feedback_type()
+            .check(&feedback)
+            .map_err(ActionError::WrongType)?;
         let now = self.clock.now();
         let mut st = lock(&self.state);
         let status = st

@@ -208,7 +208,12 @@ fn say(line: std::fmt::Arguments<'_>) {
     let _ = out.write_all(b"\n");
 }
 
-fn go<A: Action>(node: &Node, server: &str, goal: A::Goal, args: &SendArgs) -> Result<u8, Failure> {
+fn go<A: Action + Default>(
+    node: &Node,
+    server: &str,
+    goal: A::Goal,
+    args: &SendArgs,
+) -> Result<u8, Failure> {
     let client = ActionClient::<A>::new(node.name(), Arc::new(SystemClock));
     let _binding = ActionClientBinding::new(node, server, &client)
         .map_err(|e| Failure::failed(e.to_string()))?;

@@ -1,0 +1,389 @@
+//! YAML for runtime messages, as the ROS command-line tools write and read it:
+//!
+//! - [`to_yaml`] prints a message the way `rostopic echo` does (genpy's layout: `field:
+//!   value` lines, nested messages and times indented by two spaces under `field: `,
+//!   lists of numbers in brackets, lists of messages as `- ` items, strings in double
+//!   quotes, floats as Python prints them, `True` / `False`);
+//! - [`message_from_args`] builds a message from command-line arguments, each either
+//!   `path=value` (`x=2`, `target_pose.pose.position.x=1.5`; a string field takes the
+//!   text as it is, any other field a YAML value) or a YAML mapping as `rostopic pub`
+//!   takes it (`'{order: 5}'`, `'{target_pose: {header: {frame_id: map}}}'`).
+
+use super::dynamic::{Array, DynMessage, Value, ValueError};
+use super::json::{field_from_json, merge_json};
+use super::parse::{Primitive, Shape};
+use super::schema::{FieldKind, MsgSchema};
+use serde_json::{Map, Number, Value as Json};
+use std::fmt::Write as _;
+use std::sync::Arc;
+use yaml_rust2::{Yaml, YamlLoader};
+
+/// How deeply YAML input may nest.
+const MAX_DEPTH: usize = 64;
+
+/// A message as `rostopic echo` prints it (without the `---` line).
+pub fn to_yaml(m: &DynMessage) -> String {
+    let mut out = String::new();
+    message(&mut out, m, "");
+    out
+}
+
+fn message(out: &mut String, m: &DynMessage, indent: &str) {
+    let inner = format!("{indent}  ");
+    for (i, (f, v)) in m.fields().enumerate() {
+        if i > 0 || !indent.is_empty() {
+            out.push('\n');
+        }
+        let _ = write!(out, "{indent}{}: ", f.name);
+        value(out, v, &inner);
+    }
+}
+
+fn value(out: &mut String, v: &Value, indent: &str) {
+    match v {
+        Value::Bool(b) => out.push_str(if *b { "True" } else { "False" }),
+        Value::F32(x) => out.push_str(&py_float(f64::from(*x))),
+        Value::F64(x) => out.push_str(&py_float(*x)),
+        Value::String(s) => out.push_str(&quoted(s)),
+        Value::Time(t) => {
+            let _ = write!(
+                out,
+                "\n{indent}secs: {}\n{indent}nsecs: {:9}",
+                t.secs, t.nsecs
+            );
+        }
+        Value::Duration(d) => {
+            let _ = write!(
+                out,
+                "\n{indent}secs: {}\n{indent}nsecs: {:9}",
+                d.secs, d.nsecs
+            );
+        }
+        Value::Message(m) => message(out, m, indent),
+        Value::Array(a) => array(out, a, indent),
+        v => {
+            if let Some(n) = v.as_int() {
+                let _ = write!(out, "{n}");
+            }
+        }
+    }
+}
+
+fn array(out: &mut String, a: &Array, indent: &str) {
+    if a.is_empty() {
+        out.push_str("[]");
+        return;
+    }
+    match a {
+        Array::Packed {
+            elem: Primitive::Time | Primitive::Duration,
+            ..
+        }
+        | Array::Messages(_) => {
+            let inner = format!("{indent}  ");
+            for v in a.iter() {
+                let _ = write!(out, "\n{indent}- ");
+                value(out, &v, &inner);
+            }
+        }
+        Array::Strings(v) => {
+            for s in v {
+                let _ = write!(out, "\n{indent}- {}", plain_or_quoted(s));
+            }
+        }
+        Array::Packed { .. } => {
+            out.push('[');
+            for (i, v) in a.iter().enumerate() {
+                if i > 0 {
+                    out.push_str(", ");
+                }
+                value(out, &v, indent);
+            }
+            out.push(']');
+        }
+    }
+}
+
+/// A string as genpy writes it: `''` when empty, else YAML double-quoted.
+fn quoted(s: &str) -> String {
+    if s.is_empty() {
+        return "''".into();
+    }
+    let mut q = String::with_capacity(s.len() + 2);
+    q.push('"');
+    for c in s.chars() {
+        match c {
+            '"' => q.push_str("\\\""),
+            '\\' => q.push_str("\\\\"),
+            '\n' => q.push_str("\\n"),
+            '\t' => q.push_str("\\t"),
+            '\r' => q.push_str("\\r"),
+            c if (c as u32) < 0x20 => {
+                let _ = write!(q, "\\x{:02X}", c as u32);
+            }
+            c => q.push(c),
+        }
+    }
+    q.push('"');
+    q
+}
+
+/// A list item as PyYAML writes it: plain when that reads back as the same string.
+fn plain_or_quoted(s: &str) -> String {
+    let special = s.is_empty()
+        || s.trim() != s
+        || s.starts_with(|c: char| "!&*-?:,[]{}#|>@`'\"%".contains(c))
+        || s.contains(": ")
+        || s.contains(" #")
+        || s.chars().any(|c| c.is_control())
+        || matches!(
+            s.to_ascii_lowercase().as_str(),
+            "true" | "false" | "yes" | "no" | "on" | "off" | "null" | "~"
+        )
+        || s.parse::<f64>().is_ok();
+    if special {
+        format!("'{}'", s.replace('\'', "''"))
+    } else {
+        s.to_string()
+    }
+}
+
+/// A float as Python's `str()` prints it: the shortest digits that read back, in
+/// scientific form when the exponent is below -4 or at least 16.
+pub fn py_float(x: f64) -> String {
+    if x.is_nan() {
+        return "nan".into();
+    }
+    if x.is_infinite() {
+        return if x > 0.0 { "inf" } else { "-inf" }.into();
+    }
+    if x == 0.0 {
+        return if x.is_sign_negative() { "-0.0" } else { "0.0" }.into();
+    }
+    // Rust's {:e} is the shortest round-trip form: d.ddde[-]x
+    let e = format!("{x:e}");
+    let (mant, exp) = e.split_once('e').unwrap_or((&e, "0"));
+    let exp: i32 = exp.parse().unwrap_or(0);
+    let neg = mant.starts_with('-');
+    let digits: String = mant.chars().filter(|c| c.is_ascii_digit()).collect();
+    let sign = if neg { "-" } else { "" };
+    if !(-4..16).contains(&exp) {
+        let (first, rest) = digits.split_at(1);
+        let frac = if rest.is_empty() {
+            String::new()
+        } else {
+            format!(".{rest}")
+        };
+        let esign = if exp < 0 { '-' } else { '+' };
+        return format!("{sign}{first}{frac}e{esign}{:02}", exp.abs());
+    }
+    let n = digits.len() as i32;
+    if exp < 0 {
+        let zeros = "0".repeat((-exp - 1) as usize);
+        format!("{sign}0.{zeros}{digits}")
+    } else if exp + 1 >= n {
+        let zeros = "0".repeat((exp + 1 - n) as usize);
+        format!("{sign}{digits}{zeros}.0")
+    } else {
+        let (a, b) = digits.split_at((exp + 1) as usize);
+        format!("{sign}{a}.{b}")
+    }
+}
+
+/// What is wrong with command-line message input.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum InputError {
+    /// YAML that does not parse.
+    #[error("`{text}` is not YAML: {msg}")]
+    Yaml {
+        /// the argument
+        text: String,
+        /// the parser's message
+        msg: String,
+    },
+    /// YAML that is not a mapping of fields.
+    #[error("`{0}` is not FIELD=VALUE nor a YAML mapping of fields ({{field: value, ...}})")]
+    NotMapping(String),
+    /// A value that does not fit its field.
+    #[error("{0}")]
+    Value(#[from] ValueError),
+}
+
+/// Parse a YAML document into JSON (YAML's numbers, strings, bools, lists and mappings;
+/// keys become strings).
+pub fn parse_yaml(text: &str) -> Result<Json, InputError> {
+    let docs = YamlLoader::load_from_str(text).map_err(|e| InputError::Yaml {
+        text: text.to_string(),
+        msg: e.to_string(),
+    })?;
+    let doc = docs.into_iter().next().unwrap_or(Yaml::Null);
+    yaml_to_json(&doc, 0).ok_or_else(|| InputError::Yaml {
+        text: text.to_string(),
+        msg: format!("nested more than {MAX_DEPTH} levels, or an alias"),
+    })
+}
+
+fn yaml_to_json(y: &Yaml, depth: usize) -> Option<Json> {
+    if depth > MAX_DEPTH {
+        return None;
+    }
+    Some(match y {
+        Yaml::Real(s) => {
+            let x = match s.trim_start_matches('+') {
+                ".inf" | ".Inf" | ".INF" => f64::INFINITY,
+                "-.inf" | "-.Inf" | "-.INF" => f64::NEG_INFINITY,
+                ".nan" | ".NaN" | ".NAN" => f64::NAN,
+                t => t.parse().ok()?,
+            };
+            Number::from_f64(x).map(Json::Number).unwrap_or_else(|| {
+                Json::String(if x.is_nan() {
+                    "nan".into()
+                } else if x > 0.0 {
+                    "inf".into()
+                } else {
+                    "-inf".into()
+                })
+            })
+        }
+        Yaml::Integer(i) => Json::from(*i),
+        Yaml::String(s) => Json::String(s.clone()),
+        Yaml::Boolean(b) => Json::Bool(*b),
+        Yaml::Array(a) => Json::Array(
+            a.iter()
+                .map(|x| yaml_to_json(x, depth + 1))
+                .collect::<Option<_>>()?,
+        ),
+        Yaml::Hash(h) => {
+            let mut o = Map::new();
+            for (k, v) in h {
+                let key = match k {
+                    Yaml::String(s) | Yaml::Real(s) => s.clone(),
+                    Yaml::Integer(i) => i.to_string(),
+                    Yaml::Boolean(b) => b.to_string(),
+                    _ => return None,
+                };
+                o.insert(key, yaml_to_json(v, depth + 1)?);
+            }
+            Json::Object(o)
+        }
+        Yaml::Null => Json::Null,
+        Yaml::Alias(_) | Yaml::BadValue => return None,
+    })
+}
+
+/// Whether an argument is `path=value` (a field path, then `=`).
+fn split_assignment(arg: &str) -> Option<(&str, &str)> {
+    let (k, v) = arg.split_once('=')?;
+    let ok = k.split('.').all(super::parse::is_field_name);
+    ok.then_some((k, v))
+}
+
+/// A message of type `schema` from command-line arguments: `path=value` pairs and YAML
+/// mappings, applied in order over the defaults.
+pub fn message_from_args(
+    schema: &Arc<MsgSchema>,
+    args: &[String],
+) -> Result<DynMessage, InputError> {
+    let mut m = DynMessage::new(schema.clone());
+    for a in args {
+        match split_assignment(a) {
+            Some((path, text)) => assign(&mut m, path, text)?,
+            None => {
+                let j = parse_yaml(a)?;
+                match j {
+                    Json::Object(_) => merge_json(&mut m, &j)?,
+                    Json::Null => {}
+                    _ => return Err(InputError::NotMapping(a.clone())),
+                }
+            }
+        }
+    }
+    Ok(m)
+}
+
+/// Set `path` (`a.b.c`) from the text after `=`.
+fn assign(m: &mut DynMessage, path: &str, text: &str) -> Result<(), InputError> {
+    let (head, rest) = match path.rsplit_once('.') {
+        Some((h, r)) => (Some(h), r),
+        None => (None, path),
+    };
+    // find the message that holds the last field, to know its type
+    let holder = match head {
+        None => m.schema().clone(),
+        Some(h) => match m.path(h) {
+            Some(Value::Message(x)) => x.schema().clone(),
+            _ => {
+                return Err(ValueError::WrongType {
+                    path: h.to_string(),
+                    want: format!("a message field of {}", m.schema().name()),
+                    got: "something else".into(),
+                }
+                .into())
+            }
+        },
+    };
+    let (_, f) = holder.field(rest).ok_or_else(|| ValueError::NoField {
+        ty: holder.name().to_string(),
+        field: rest.to_string(),
+        fields: holder
+            .fields()
+            .iter()
+            .map(|f| f.name.as_str())
+            .collect::<Vec<_>>()
+            .join(", "),
+    })?;
+    let v = if matches!(f.kind, FieldKind::Primitive(Primitive::String)) && f.shape == Shape::Scalar
+    {
+        Value::String(text.to_string())
+    } else {
+        let j = parse_yaml(text)?;
+        field_from_json(f, &j).map_err(|e| match e {
+            ValueError::WrongType { want, got, .. } => ValueError::WrongType {
+                path: path.to_string(),
+                want,
+                got,
+            },
+            e => e,
+        })?
+    };
+    m.set_path(path, v)?;
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn floats_print_as_python_does() {
+        for (x, want) in [
+            (1.0, "1.0"),
+            (0.1, "0.1"),
+            (-2.5, "-2.5"),
+            (1e-5, "1e-05"),
+            (0.0001, "0.0001"),
+            (1e16, "1e+16"),
+            (123456789012345.0, "123456789012345.0"),
+            (1.5e16, "1.5e+16"),
+            (0.30000000000000004, "0.30000000000000004"),
+            (f64::from(0.3f32), "0.30000001192092896"),
+            (f64::NAN, "nan"),
+            (-0.0, "-0.0"),
+            (2.2e-308, "2.2e-308"),
+        ] {
+            assert_eq!(py_float(x), want);
+        }
+    }
+
+    #[test]
+    fn yaml_becomes_json() {
+        let j = parse_yaml("{linear: {x: 0.3}, n: 3, s: hi, l: [1, 2.5], b: true}").unwrap();
+        assert_eq!(
+            j,
+            serde_json::json!({"linear": {"x": 0.3}, "n": 3, "s": "hi", "l": [1, 2.5], "b": true})
+        );
+        assert!(parse_yaml("{a: [").is_err());
+        let deep = format!("{}{}", "[".repeat(100), "]".repeat(100));
+        assert!(parse_yaml(&deep).is_err());
+    }
+}
