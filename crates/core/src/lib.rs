@@ -9,6 +9,8 @@
 //! - [`actuation`]: what a controller asks a vehicle to do in one cycle;
 //! - [`vehicle`] and [`controller`]: the two traits that meet in the cycle runner;
 //! - [`goals`]: goal kinds a controller offers, and the single-goal policy;
+//! - [`velocity`]: velocity commands from outside the run;
+//! - [`demo`]: the built-in wander-and-avoid demo controller;
 //! - [`event`]: things that happen (speech, collisions, statuses) for logs and views;
 //! - [`vocabulary`]: every signal a vehicle kind senses, declared once;
 //! - [`runner`]: the fixed-rate cycle runner;
@@ -19,6 +21,7 @@
 pub mod actuation;
 pub mod alloc_count;
 pub mod controller;
+pub mod demo;
 pub mod event;
 pub mod geo;
 pub mod geometry;
@@ -29,6 +32,7 @@ pub mod signals;
 pub mod time;
 pub mod units;
 pub mod vehicle;
+pub mod velocity;
 pub mod vocabulary;
 
 pub use actuation::{

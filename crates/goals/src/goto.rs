@@ -141,7 +141,6 @@ pub struct Goto {
     latest: Option<GotoStatus>,
     /// the vehicle was stopped this cycle (a cancel): the controller under it waits a cycle
     held_once: bool,
-    inner_finished: bool,
     /// the goal kinds of the controller under it, and its check
     inner_kinds: Vec<&'static GoalKind>,
     inner_check: Option<Arc<dyn GoalCheck>>,
@@ -168,7 +167,6 @@ impl Goto {
             found: None,
             latest: None,
             held_once: false,
-            inner_finished: false,
         }
     }
 
@@ -222,25 +220,11 @@ impl Goto {
         });
     }
 
-    /// The controller under it drives; its finishing is noted once and the run goes on
-    /// serving goals.
+    /// The controller under it drives (with none, the vehicle stands).
     fn step_inner(&mut self, c: &mut Cycle<'_>) -> Result<Status, ControllerError> {
-        let Some(inner) = self.inner.as_mut().filter(|_| !self.inner_finished) else {
-            return Ok(Status::Running);
-        };
-        match inner.step(c)? {
-            // a mission at its default timeout is over too; goals may still come
-            Status::Finished | Status::TimedOut(_) => {
-                self.inner_finished = true;
-                c.events.push(
-                    c.now,
-                    "controller",
-                    serde_json::json!({"controller": inner.name(), "status": "finished"}),
-                );
-                Ok(Status::Running)
-            }
-            Status::Aborted(r) => Ok(Status::Aborted(r)),
-            Status::Running => Ok(Status::Running),
+        match self.inner.as_mut() {
+            Some(inner) => inner.step(c),
+            None => Ok(Status::Running),
         }
     }
 }

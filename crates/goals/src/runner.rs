@@ -4,7 +4,9 @@
 //! Before the controller's step the runner hands it what the mailbox holds (cancels,
 //! then new goals, each preempting the goal of its kind before it); after the step it
 //! asks how each active goal goes and posts that back. When the run ends every open goal
-//! is aborted ("the run ended"). Which goal is active and what preempts what is the
+//! is aborted ("the run ended"). The controller finishing (an agent's root option in a
+//! target state, a mission at its end) is noted once, as a `controller` event, and the
+//! run goes on serving goals until its time limit or Ctrl-C. Which goal is active and what preempts what is the
 //! mailbox's [`GoalDesk`](skipper_core::goals::GoalDesk): the same for every engine.
 
 use crate::mailbox::Mailbox;
@@ -18,6 +20,7 @@ pub struct GoalRunner {
     mailbox: Arc<Mailbox>,
     /// the active goals of this cycle (kept, so that serving allocates nothing)
     active: Vec<(&'static GoalKind, GoalId)>,
+    finished: bool,
 }
 
 impl GoalRunner {
@@ -33,6 +36,7 @@ impl GoalRunner {
                 inner,
                 mailbox: mailbox.clone(),
                 active: Vec::new(),
+                finished: false,
             },
             mailbox,
         )
@@ -88,7 +92,18 @@ impl Controller for GoalRunner {
         self.take_commands(c);
         let st = self.inner.step(c)?;
         self.collect_reports();
-        Ok(st)
+        // a mission at its default timeout is over too; goals may still come
+        if !matches!(st, Status::Finished | Status::TimedOut(_)) {
+            return Ok(st);
+        }
+        if !std::mem::replace(&mut self.finished, true) {
+            c.events.push(
+                c.now,
+                "controller",
+                serde_json::json!({"controller": self.inner.name(), "status": "finished"}),
+            );
+        }
+        Ok(Status::Running)
     }
     fn state(&self) -> Option<serde_json::Value> {
         self.inner.state()

@@ -10,46 +10,19 @@
 //! by turning its propeller off. An estop is applied by the runner after every
 //! controller, so it wins over a command.
 
-use crate::pilot::{AuvLimits, AuvNav};
+use crate::pilot::AuvLimits;
 use skipper_core::geometry::wrap_rad;
+pub use skipper_core::velocity::{VelocityCommand, VelocityInbox};
+use skipper_core::vocabulary::auv::NavReader;
 use skipper_core::{
     Actuation, AuvSetpoints, Controller, ControllerError, Cycle, Drive, Signals, Status,
     VehicleInfo,
 };
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 /// How long a velocity command holds before the vehicle stops.
 pub const VELOCITY_TIMEOUT: Duration = Duration::from_millis(500);
-
-/// One velocity command, in the vehicle's own frame.
-#[derive(Debug, Clone, Copy, Default, PartialEq)]
-pub struct VelocityCommand {
-    /// forward speed (m/s; ROS `linear.x`)
-    pub forward: f64,
-    /// turn rate (rad/s, counter-clockwise; ROS `angular.z`)
-    pub turn_rate: f64,
-    /// climb rate (m/s, up; ROS `linear.z`)
-    pub climb: f64,
-}
-
-/// The latest command and when it came; clones share it (a transport's thread puts,
-/// the cycle reads).
-#[derive(Debug, Clone, Default)]
-pub struct VelocityInbox(Arc<Mutex<Option<(VelocityCommand, Instant)>>>);
-
-impl VelocityInbox {
-    /// A command that came at `at`.
-    pub fn put(&self, v: VelocityCommand, at: Instant) {
-        if let Ok(mut g) = self.0.lock() {
-            *g = Some((v, at));
-        }
-    }
-
-    fn latest(&self) -> Option<(VelocityCommand, Instant)> {
-        self.0.lock().ok().and_then(|g| *g)
-    }
-}
 
 /// How a vehicle obeys a velocity command.
 pub trait VelocityMap {
@@ -75,7 +48,7 @@ impl VelocityMap for GroundVelocity {
 /// The AUV obeying velocity commands.
 #[derive(Debug, Clone)]
 pub struct AuvVelocity {
-    nav: AuvNav,
+    nav: NavReader,
     limits: AuvLimits,
     /// the depth held while no climb is asked (latched when the climb stops)
     hold_depth: Option<f64>,
@@ -85,7 +58,7 @@ impl AuvVelocity {
     /// Velocity commands in the frame whose origin is at (latitude, longitude).
     pub fn new(origin: (f64, f64), limits: AuvLimits) -> Self {
         Self {
-            nav: AuvNav::new(origin),
+            nav: NavReader::new(origin),
             limits,
             hold_depth: None,
         }

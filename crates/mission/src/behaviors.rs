@@ -16,8 +16,7 @@ use crate::uri::{self, UriId};
 use skipper_core::actuation::auv_sensor;
 use std::f64::consts::{FRAC_PI_2, PI};
 
-/// Mean Earth radius (m) for the local tangent plane.
-pub const EARTH_RADIUS: f64 = 6_371_000.0;
+pub use skipper_core::geo::{local_offset, EARTH_RADIUS};
 
 /// Vehicle state as the behaviors see it, read from URIs once per tick.
 #[derive(Debug, Clone, Copy, Default)]
@@ -77,13 +76,6 @@ impl NavUris {
             offshore_dir: env.num(self.offshore_dir),
         }
     }
-}
-
-/// East and north offsets (m) from (lat0, lon0) to (lat, lon) on the local tangent plane.
-pub fn local_offset(lat0: f64, lon0: f64, lat: f64, lon: f64) -> (f64, f64) {
-    let north = (lat - lat0).to_radians() * EARTH_RADIUS;
-    let east = (lon - lon0).to_radians() * EARTH_RADIUS * lat0.to_radians().cos();
-    (east, north)
 }
 
 /// Wrap to [-π, π).

@@ -14,7 +14,11 @@ use std::sync::Arc;
 
 /// A mission driving one AUV.
 pub struct MissionController {
-    exec: Executive,
+    pub(crate) exec: Executive,
+    /// `run_mission` goals
+    pub(crate) goals: crate::goals::MissionGoals,
+    /// the default mission timeout given with [`MissionController::with_timeout`] (s)
+    timeout: Option<f64>,
     name: String,
     /// Per item: its place on the map, if it has one.
     places: Vec<Option<serde_json::Value>>,
@@ -71,7 +75,23 @@ impl MissionController {
             exec: Executive::new(mission),
             places,
             origin: None,
+            timeout: None,
+            goals: Default::default(),
         }
+    }
+    /// Fly `mission` from its first item instead, on the vehicle as it is (the origin
+    /// stays).
+    pub(crate) fn replace(&mut self, mission: Arc<Mission>, signals: &Signals) {
+        let origin = self.origin;
+        self.places = (0..mission.items.len())
+            .map(|i| place(&mission, i, origin))
+            .collect();
+        self.name = format!("mission:{}", mission.name);
+        self.exec = Executive::new(mission);
+        if let Some(t) = self.timeout {
+            self.exec.set_timeout(t);
+        }
+        self.exec.bind(signals);
     }
     /// The origin (latitude, longitude in degrees) of the world's local frame (x east,
     /// y north, metres), so that places in the state also get local coordinates.
@@ -87,6 +107,7 @@ impl MissionController {
     /// instead of the vehicle configuration's (`MissionTimeout`, else 24 h).
     pub fn with_timeout(mut self, secs: f64) -> Self {
         self.exec.set_timeout(secs);
+        self.timeout = Some(secs);
         self
     }
     /// The origin of the local frame given with [`with_origin`](Self::with_origin).
@@ -162,11 +183,24 @@ impl Controller for MissionController {
                 }
             }
         }
+        if let Some(g) = self.goals.latest() {
+            s["mission_goal"] = serde_json::to_value(g).unwrap_or_default();
+        }
         Some(s)
     }
 
     fn state_version(&self) -> Option<u64> {
-        Some(self.exec.state_fingerprint())
+        // a goal's status is part of the state: a new status is a new version
+        let published = self.goals.published();
+        Some(
+            self.exec
+                .state_fingerprint()
+                .wrapping_add(published.wrapping_mul(0x9E37_79B9_7F4A_7C15)),
+        )
+    }
+
+    fn goals(&mut self) -> Option<&mut dyn skipper_core::goals::Goals> {
+        Some(self)
     }
 
     fn summary(&self, out: &mut serde_json::Map<String, serde_json::Value>) {

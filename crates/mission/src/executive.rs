@@ -930,6 +930,4 @@ impl Executive {
 
 /// Compass heading (clockwise from north) to the math convention of
 /// [`AuvSetpoints::heading`] (counter-clockwise from east).
-pub fn compass_to_math(h: f64) -> f64 {
-    skipper_core::geometry::wrap_rad(std::f64::consts::FRAC_PI_2 - h)
-}
+pub use skipper_core::geo::compass_to_math;

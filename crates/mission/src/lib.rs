@@ -5,7 +5,8 @@
 //! - [`executive`]: the priority-stack executive (rules 1-40), one [`executive::Executive::tick`]
 //!   per cycle, with every item's state and the transitions;
 //! - [`behaviors`]: the behavior and command library and the arbitration of their requests;
-//! - [`controller`]: the executive as a Skipper [`skipper_core::Controller`].
+//! - [`controller`]: the executive as a Skipper [`skipper_core::Controller`];
+//! - [`goals`]: missions as goals (`run_mission`).
 //!
 //! The tick loop is pure Rust and allocates nothing in steady state.
 
@@ -16,6 +17,7 @@ pub mod config;
 pub mod controller;
 pub mod error;
 pub mod executive;
+pub mod goals;
 pub mod library;
 mod lua;
 pub mod model;
@@ -27,5 +29,6 @@ pub use config::{parse_config, ConfigTable, ConfigValue};
 pub use controller::MissionController;
 pub use error::{Diagnostic, MissionError, Severity};
 pub use executive::{Executive, ItemState, MissionStatus};
+pub use goals::{MissionGoalStatus, RUN_MISSION};
 pub use lua::Limits;
 pub use model::Mission;

@@ -6,10 +6,10 @@
 //! paid at most 20 times a second of wall-clock time, whatever the speed of the run.
 
 use criterion::{criterion_group, criterion_main, BatchSize, Criterion};
-use skipper::controllers::goal::GoalRunner;
-use skipper::controllers::wander::Wander;
 use skipper::dashboard::live::{attach, LiveOptions};
+use skipper_core::demo::Wander;
 use skipper_core::{RunConfig, Runner};
+use skipper_goals::BindOptions;
 use std::path::Path;
 use std::time::Duration;
 
@@ -32,9 +32,15 @@ fn runner(
     );
     let mut goals = Vec::new();
     for i in 0..ROBOTS {
-        let (g, h) = GoalRunner::new(Some(Box::new(Wander::new())));
-        r.set_controller(i, Box::new(g));
-        goals.push(Some(h));
+        let options = BindOptions {
+            goto: true,
+            velocity: false,
+        };
+        let b = skipper_goals::bind(r.world(), i, Some(Box::new(Wander::new())), options);
+        r.set_controller(i, b.controller);
+        goals.push(Some(
+            b.goals as std::sync::Arc<dyn skipper_core::goals::GoalPort>,
+        ));
     }
     if !dashboard {
         return (r, None);

@@ -2,8 +2,8 @@
 //! summaries. The binary (`main.rs`) only parses the command line and calls in here.
 //!
 //! - [`commands`]: one module per subcommand;
-//! - [`controllers`]: choosing and building the controller of a run (the built-in
-//!   wander-and-avoid demo, and the behavior engines as they land);
+//! - [`controllers`]: choosing the controller of a run and building its world (the
+//!   built-in wander-and-avoid demo, missions, XABSL agents, Soar agents);
 //! - [`vehicles`]: choosing and building the world and vehicles of a run;
 //! - [`runlog`]: the MCAP run log; [`recording`]: reading one back;
 //! - [`report`]: the HTML run report with plots;
@@ -20,7 +20,6 @@ pub mod link_server;
 pub mod progress;
 pub mod recording;
 pub mod report;
-pub mod ros;
 pub mod runlog;
 pub mod shutdown;
 pub mod sim_fleet;

@@ -2,7 +2,7 @@
 //! `.map`, or the default empty room), or a real robot.
 
 use crate::exit::Failure;
-use skipper_core::World;
+use skipper_core::{VehicleKind, World};
 use skipper_p2os::client::{DriverOptions, LinkSpec, P2osVehicle, P2osWorld};
 use skipper_sim::{ground::populate, load_world, GroundWorld, WorldSpec};
 use std::path::Path;
@@ -91,6 +91,15 @@ pub fn build(
             path: path.clone(),
             baud: 9600,
         }),
+    }
+}
+
+/// The cycle rate a world's vehicles run at by default: 10 Hz for ground robots, 5 Hz for
+/// the AUV (the first vehicle's kind decides).
+pub fn default_rate(world: &dyn World) -> f64 {
+    match world.vehicle(0).map(|v| v.info().kind) {
+        Some(VehicleKind::Auv) => 5.0,
+        _ => 10.0,
     }
 }
 

@@ -2,9 +2,29 @@
 //! (goto drives the robot there, estop stops it, pause and step), and the replay's frames
 //! and trails; the command line refuses another address without --allow-remote.
 
+#[path = "../../goals/tests/common/mod.rs"]
+mod goto_goals;
+
+use goto_goals::{GoalHandle, GoalStatus};
 use serde_json::Value;
-use skipper::controllers::goal::{GoalHandle, GoalRunner, GoalStatus};
-use skipper::controllers::wander::Wander;
+use skipper_core::demo::Wander;
+use skipper_goals::BindOptions;
+
+/// Where the robots' goals go.
+fn ports(
+    goals: &[Option<GoalHandle>],
+) -> Vec<Option<std::sync::Arc<dyn skipper_core::goals::GoalPort>>> {
+    goals
+        .iter()
+        .map(|g| g.as_ref().map(GoalHandle::port))
+        .collect()
+}
+
+/// Robots take goto goals.
+const GOTO: BindOptions = BindOptions {
+    goto: true,
+    velocity: false,
+};
 use skipper::dashboard::live::{attach, LiveOptions};
 use skipper::dashboard::{replay::Replay, server, ServeOptions};
 use skipper_core::{RunConfig, Runner};
@@ -49,9 +69,9 @@ fn room_runner(until: f64) -> (Runner, Vec<Option<GoalHandle>>) {
             ..RunConfig::default()
         },
     );
-    let (g, h) = GoalRunner::new(Some(Box::new(Wander::new())));
-    r.set_controller(0, Box::new(g));
-    (r, vec![Some(h)])
+    let b = skipper_goals::bind(r.world(), 0, Some(Box::new(Wander::new())), GOTO);
+    r.set_controller(0, b.controller);
+    (r, vec![Some(GoalHandle(b.goals))])
 }
 
 #[test]
@@ -59,7 +79,7 @@ fn a_token_guards_every_route_but_the_assets() {
     let (mut r, goals) = room_runner(1.0);
     let state = attach(
         &mut r,
-        goals,
+        ports(&goals),
         Duration::from_millis(100),
         LiveOptions::default(),
     );
@@ -112,7 +132,7 @@ fn goto_drives_the_robot_there_and_estop_stops_it() {
     let handle = goals[0].clone().unwrap();
     let state = attach(
         &mut r,
-        goals,
+        ports(&goals),
         Duration::from_millis(100),
         LiveOptions::default(),
     );
@@ -149,7 +169,7 @@ fn goto_drives_the_robot_there_and_estop_stops_it() {
     let (mut r, goals) = room_runner(20.0);
     let state = attach(
         &mut r,
-        goals,
+        ports(&goals),
         Duration::from_millis(100),
         LiveOptions::default(),
     );
@@ -184,7 +204,7 @@ fn pause_holds_the_run_and_step_runs_one_cycle() {
     let control = r.control();
     let state = attach(
         &mut r,
-        goals,
+        ports(&goals),
         Duration::from_millis(100),
         LiveOptions::default(),
     );

@@ -4,9 +4,29 @@
 //! as without a dashboard, frames were dropped for the stuck browser (not queued without
 //! end), and a browser that reads got frames.
 
+#[path = "../../goals/tests/common/mod.rs"]
+mod goto_goals;
+
+use goto_goals::GoalHandle;
 use serde_json::Value;
-use skipper::controllers::goal::{GoalHandle, GoalRunner};
-use skipper::controllers::wander::Wander;
+use skipper_core::demo::Wander;
+use skipper_goals::BindOptions;
+
+/// Where the robots' goals go.
+fn ports(
+    goals: &[Option<GoalHandle>],
+) -> Vec<Option<std::sync::Arc<dyn skipper_core::goals::GoalPort>>> {
+    goals
+        .iter()
+        .map(|g| g.as_ref().map(GoalHandle::port))
+        .collect()
+}
+
+/// Robots take goto goals.
+const GOTO: BindOptions = BindOptions {
+    goto: true,
+    velocity: false,
+};
 use skipper::dashboard::live::{attach, LiveOptions};
 use skipper::dashboard::{server, ServeOptions};
 use skipper_core::{RunConfig, RunReport, Runner};
@@ -33,9 +53,9 @@ fn runner() -> (Runner, Vec<Option<GoalHandle>>) {
     );
     let mut goals = Vec::new();
     for i in 0..ROBOTS {
-        let (g, h) = GoalRunner::new(Some(Box::new(Wander::new())));
-        r.set_controller(i, Box::new(g));
-        goals.push(Some(h));
+        let b = skipper_goals::bind(r.world(), i, Some(Box::new(Wander::new())), GOTO);
+        r.set_controller(i, b.controller);
+        goals.push(Some(GoalHandle(b.goals)));
     }
     (r, goals)
 }
@@ -86,7 +106,7 @@ fn stuck_gone_and_garbage_browsers_neither_block_nor_disturb_the_run() {
     let (mut r, goals) = runner();
     let state = attach(
         &mut r,
-        goals,
+        ports(&goals),
         Duration::from_millis(100),
         LiveOptions {
             min_interval: Duration::ZERO,

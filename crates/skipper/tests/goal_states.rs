@@ -4,10 +4,12 @@
 //! version (so the run log writes it).
 
 use serde_json::Value;
-use skipper::controllers::mission_goal::MissionRunner;
-use skipper::controllers::option::OptionRunner;
+use skipper_core::goals::{GoalPort, Record};
 use skipper_core::runner::CycleView;
 use skipper_core::{Observer, RunConfig, Runner};
+use skipper_goals::GoalRunner;
+use skipper_mission::RUN_MISSION;
+use skipper_xabsl::robot::RUN_OPTION;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -50,15 +52,16 @@ fn an_option_goal_shows_in_the_state_with_its_status_and_path() {
         .into_iter()
         .next()
         .unwrap();
-    let (runner, handle) = OptionRunner::new(xabsl);
+    let (runner, handle) = GoalRunner::new("robot1", Box::new(xabsl));
     let seen: Seen = Arc::default();
 
     let mut r = Runner::new(world, config(100, 10));
     r.set_controller(0, Box::new(runner));
     r.add_observer(Box::new(Watch(seen.clone())));
-    let id = handle
-        .run("turn_to", r#"{"yaw": 1.2, "direction": "left"}"#)
-        .unwrap();
+    let goal = Record::defaults(RUN_OPTION.goal)
+        .with("option", "turn_to")
+        .with("parameters", r#"{"yaw": 1.2, "direction": "left"}"#);
+    let id = handle.send("run_option", goal).unwrap();
     r.run();
     let seen = seen.lock().unwrap();
     let first = &seen.first().unwrap().1;
@@ -95,12 +98,16 @@ fn a_mission_goal_shows_in_the_state_and_each_status_is_a_new_version() {
     .unwrap();
     let m = skipper::controllers::mission::load(&first).unwrap();
     let world = skipper::controllers::mission::world(&m, None, 0).unwrap();
-    let (runner, handle) = MissionRunner::new(skipper_mission::MissionController::new(m));
+    let (runner, handle) = GoalRunner::new(
+        "tethys",
+        Box::new(skipper_mission::MissionController::new(m)),
+    );
     let seen: Seen = Arc::default();
     let mut r = Runner::new(Box::new(world), config(200, 120));
     r.set_controller(0, Box::new(runner));
     r.add_observer(Box::new(Watch(seen.clone())));
-    let id = handle.run(skipper::controllers::mission::load(&short).unwrap());
+    let goal = Record::defaults(RUN_MISSION.goal).with("mission", short.display().to_string());
+    let id = handle.send("run_mission", goal).unwrap();
     let report = r.run();
     // the goal's one-minute mission ended, and the run went on serving goals to its limit
     assert_eq!(report.sim_time, Duration::from_secs(120), "{report:?}");

@@ -1,27 +1,24 @@
 //! The `run_option`, `run_mission` and the AUV's `goto` action servers of `skipper run
-//! --ros`, driven in process: the servers of `skipper::ros` on the in-process bus of
-//! skipper-actionlib, Skipper's SimpleActionClient sending goals, and a real run (the
+//! --ros`: the servers skipper-ros1 makes from the goal kinds a robot's controller
+//! declares, on a ROS 1 node (a fake master, loopback), Skipper's SimpleActionClients of
+//! the compiled-in types sending goals from nodes of their own, and a real run (the
 //! simulator paced by the wall clock, sped up) on a thread. Checks goals, feedback,
 //! results, preemption by a newer goal, cancel (the robot stops; the AUV goes to the
 //! default mission, or after a goto stops and its mission drives again) and bad goals.
 
-use skipper::controllers::auv_pilot::{AuvPilot, AUV_TOLERANCE};
-use skipper::controllers::goal::GoalRunner;
-use skipper::controllers::mission_goal::MissionRunner;
-use skipper::controllers::option::OptionRunner;
-use skipper::ros::{goto, run_mission, run_option};
 use skipper_actionlib::msg::skipper_msgs::{
     Goto, GotoGoal, RunMission, RunMissionGoal, RunOption, RunOptionGoal,
 };
-use skipper_actionlib::transport::inproc::{InProcBus, PumpThread};
-use skipper_actionlib::{
-    Action, ActionClient, ActionServer, Clock, ServerConfig, SimpleActionClient,
-    SimpleActionServer, StatusCode, SystemClock,
-};
+use skipper_actionlib::ros1::testing::FakeMaster;
+use skipper_actionlib::ros1::{ActionClientBinding, Node, NodeConfig};
+use skipper_actionlib::{Action, ActionClient, Clock, SimpleActionClient, StatusCode, SystemClock};
+use skipper_core::goals::GoalPort;
 use skipper_core::runner::CycleView;
 use skipper_core::{Observer, RunConfig, RunControl, Runner};
+use skipper_goals::pilot::AUV_TOLERANCE;
+use skipper_goals::{BindOptions, GoalRunner};
+use skipper_ros1::goals::GoalServer;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::AtomicBool;
 use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
@@ -59,43 +56,59 @@ impl Observer for Watch {
     }
 }
 
-/// A run on a thread, the action server on the bus, and a way to stop both.
+/// A run on a thread, the action server on a ROS node, and a way to stop both.
 struct Fixture<A: Action> {
-    bus: InProcBus<A>,
-    _pump: PumpThread,
-    _server: SimpleActionServer<A>,
+    master: FakeMaster,
+    ns: String,
+    _node: Node,
+    _server: GoalServer,
+    clients: Mutex<Vec<(Node, ActionClientBinding)>>,
     control: Arc<RunControl>,
     run: Option<JoinHandle<()>>,
     seen: Arc<Mutex<Seen>>,
+    _action: std::marker::PhantomData<A>,
+}
+
+/// A node on the fake master.
+fn node(master: &FakeMaster, name: &str) -> Node {
+    let mut c = NodeConfig::from_env(name);
+    c.master_uri = master.uri.clone();
+    c.advertise_host = "127.0.0.1".into();
+    Node::new(c).unwrap()
 }
 
 impl<A: Action + Default> Fixture<A> {
-    /// A server of the run's goals on an in-process bus, pumped until the fixture drops.
+    /// The `kind` server of the run's goals on a ROS node, under `/robot1`.
     fn serve(
         (control, run, seen): (Arc<RunControl>, JoinHandle<()>, Arc<Mutex<Seen>>),
-        serve: impl FnOnce(ActionServer<A>) -> SimpleActionServer<A>,
+        kind: &str,
+        port: Arc<dyn GoalPort>,
     ) -> Self {
-        let bus = InProcBus::<A>::new();
-        let a = ActionServer::new(ServerConfig::default(), Arc::new(SystemClock));
-        bus.attach_server(&a);
-        let server = serve(a);
-        let pump = bus.spawn();
+        let master = FakeMaster::start().unwrap();
+        let server_node = node(&master, "/skipper");
+        let kind = port.kinds().into_iter().find(|k| k.name == kind).unwrap();
+        let server = GoalServer::host(&server_node, "/robot1", kind, port).unwrap();
         Fixture {
-            bus,
-            _pump: pump,
+            master,
+            ns: format!("/robot1/{}", kind.name),
+            _node: server_node,
             _server: server,
+            clients: Mutex::default(),
             control,
             run: Some(run),
             seen,
+            _action: std::marker::PhantomData,
         }
     }
 
     fn client(&self, name: &str) -> SimpleActionClient<A> {
+        let n = node(&self.master, name);
         let clock: Arc<dyn Clock> = Arc::new(SystemClock);
         let c = ActionClient::<A>::new(name, clock);
-        self.bus.attach_client(&c);
+        let binding = ActionClientBinding::new(&n, &self.ns, &c).unwrap();
+        self.clients.lock().unwrap().push((n, binding));
         let s = SimpleActionClient::new(c);
-        assert!(s.wait_for_server(Some(Duration::from_secs(5))));
+        assert!(s.wait_for_server(Some(Duration::from_secs(10))));
         s
     }
 }
@@ -109,18 +122,27 @@ impl<A: Action> Drop for Fixture<A> {
     }
 }
 
-type Built<H> = (
+/// A run started on its thread: its control, the thread, what the test sees of it, and
+/// where its goals go.
+type Started = (
+    Arc<RunControl>,
+    JoinHandle<()>,
+    Arc<Mutex<Seen>>,
+    Arc<dyn GoalPort>,
+);
+
+type Built = (
     Box<dyn skipper_core::World>,
     Box<dyn skipper_core::Controller>,
-    H,
+    Arc<dyn GoalPort>,
 );
 
 /// Build a world and its controller on a thread of their own and run them there.
-fn start_run<H: Send + 'static>(
+fn start_run(
     period: Duration,
     speed: f64,
-    build: impl FnOnce() -> Built<H> + Send + 'static,
-) -> (Arc<RunControl>, JoinHandle<()>, Arc<Mutex<Seen>>, H) {
+    build: impl FnOnce() -> Built + Send + 'static,
+) -> Started {
     let seen: Arc<Mutex<Seen>> = Arc::default();
     let s2 = seen.clone();
     let (tx, rx) = std::sync::mpsc::channel();
@@ -154,16 +176,14 @@ fn option_fixture() -> Fixture<RunOption> {
             .into_iter()
             .next()
             .unwrap();
-        let (runner, handle) = OptionRunner::new(xabsl);
+        let (runner, handle) = GoalRunner::new("robot1", Box::new(xabsl));
         (
             world,
             Box::new(runner) as Box<dyn skipper_core::Controller>,
-            handle,
+            handle as Arc<dyn GoalPort>,
         )
     });
-    Fixture::serve((control, run, seen), |a| {
-        run_option::serve(a, handle, Arc::new(AtomicBool::new(true)))
-    })
+    Fixture::serve((control, run, seen), "run_option", handle)
 }
 
 fn wait_until(what: &str, timeout: Duration, mut f: impl FnMut() -> bool) {
@@ -302,16 +322,15 @@ fn mission_fixture(dir: &Path) -> Fixture<RunMission> {
     let (control, run, seen, handle) = start_run(Duration::from_millis(200), 60.0, move || {
         let m = skipper::controllers::mission::load(&first).unwrap();
         let world = skipper::controllers::mission::world(&m, None, 0).unwrap();
-        let (runner, handle) = MissionRunner::new(skipper_mission::MissionController::new(m));
+        let mission = skipper_mission::MissionController::new(m);
+        let (runner, handle) = GoalRunner::new("tethys", Box::new(mission));
         (
             Box::new(world) as Box<dyn skipper_core::World>,
             Box::new(runner) as Box<dyn skipper_core::Controller>,
-            handle,
+            handle as Arc<dyn GoalPort>,
         )
     });
-    Fixture::serve((control, run, seen), |a| {
-        run_mission::serve(a, handle, Arc::new(AtomicBool::new(true)))
-    })
+    Fixture::serve((control, run, seen), "run_mission", handle)
 }
 
 fn send_mission(c: &SimpleActionClient<RunMission>, path: &Path) -> Arc<Mutex<Vec<String>>> {
@@ -438,20 +457,19 @@ fn auv_goto_fixture(dir: &Path) -> Fixture<Goto> {
         use skipper::controllers::mission;
         let m = mission::load(&loiter).unwrap();
         let world = mission::world(&m, None, 0).unwrap();
-        let limits = mission::auv_limits(&world, &m);
-        let origin = mission::origin(&world).unwrap();
-        let (runner, _) = MissionRunner::new(skipper_mission::MissionController::new(m));
-        let pilot = AuvPilot::new(origin, limits);
-        let (g, goals) = GoalRunner::with_pilot(Some(Box::new(runner)), Box::new(pilot));
+        let c = mission::controller(m, &world);
+        let options = BindOptions {
+            goto: true,
+            velocity: false,
+        };
+        let b = skipper_goals::bind(&world, 0, Some(Box::new(c)), options);
         (
             Box::new(world) as Box<dyn skipper_core::World>,
-            Box::new(g) as Box<dyn skipper_core::Controller>,
-            goals,
+            b.controller,
+            b.goals as Arc<dyn GoalPort>,
         )
     });
-    Fixture::serve((control, run, seen), |a| {
-        goto::serve(a, handle, Arc::new(AtomicBool::new(true)))
-    })
+    Fixture::serve((control, run, seen), "goto", handle)
 }
 
 fn send_goto(c: &SimpleActionClient<Goto>, x: f64, y: f64) -> Arc<Mutex<Vec<f64>>> {

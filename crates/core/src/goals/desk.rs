@@ -107,6 +107,11 @@ impl GoalDesk {
         self.goals.iter().rev().find(|g| g.id == id)
     }
 
+    /// Every kept goal's latest, oldest first.
+    pub fn updates(&self) -> impl Iterator<Item = &GoalUpdate> {
+        self.goals.iter()
+    }
+
     /// The newest goal of kind `name`.
     pub fn latest(&self, name: &str) -> Option<&GoalUpdate> {
         self.goals.iter().rev().find(|g| g.kind.name == name)

@@ -73,4 +73,28 @@ impl GoalUpdate {
         }
         serde_json::Value::Object(m)
     }
+
+    /// The update as one flat JSON object for views: `{"status", "id"}` with the
+    /// feedback's fields while active, the result's once succeeded, and the text as
+    /// `reason` once aborted (`{"status": "active", "id": 3, "distance": 1.2}`).
+    pub fn to_flat_json(&self) -> serde_json::Value {
+        let mut m = serde_json::Map::new();
+        m.insert(
+            "status".into(),
+            serde_json::to_value(self.state).unwrap_or_default(),
+        );
+        m.insert("id".into(), self.id.into());
+        let fields = match self.state {
+            GoalState::Active => self.feedback.as_ref(),
+            GoalState::Succeeded => self.result.as_ref(),
+            _ => None,
+        };
+        if let Some(serde_json::Value::Object(f)) = fields.map(Record::to_json) {
+            m.extend(f);
+        }
+        if self.state == GoalState::Aborted {
+            m.insert("reason".into(), self.text.clone().into());
+        }
+        serde_json::Value::Object(m)
+    }
 }

@@ -5,6 +5,7 @@
 //! clockwise from north, latitude and longitude in degrees.
 
 use super::{SignalSpec, ValueKind, Vocabulary};
+use crate::geo::{compass_to_math, local_offset};
 use crate::signals::{SignalId, Signals};
 use crate::units;
 
@@ -123,6 +124,80 @@ impl Ids {
             surface: PLATFORM_AT_SURFACE.declare(s),
             time: TIME.declare(s),
         }
+    }
+}
+
+/// Where the AUV is and how it moves, from its navigation signals.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct NavFix {
+    /// east of the origin (m)
+    pub x: f64,
+    /// north of the origin (m)
+    pub y: f64,
+    /// depth (m, positive down)
+    pub depth: f64,
+    /// yaw (rad, counter-clockwise from east)
+    pub yaw: f64,
+    /// pitch (rad, nose up)
+    pub pitch: f64,
+    /// roll (rad)
+    pub roll: f64,
+    /// speed through the water (m/s)
+    pub speed: f64,
+}
+
+/// The AUV's navigation signals, read in the worksite's frame.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct NavReader {
+    /// the worksite's origin (latitude, longitude in degrees)
+    origin: (f64, f64),
+    ids: [Option<SignalId>; 7],
+}
+
+/// The signals a [`NavReader`] reads (the first four it needs).
+pub const NAV_SIGNALS: [&SignalSpec; 7] = [
+    &LATITUDE,
+    &LONGITUDE,
+    &DEPTH,
+    &PLATFORM_YAW_ANGLE,
+    &PLATFORM_PITCH_ANGLE,
+    &PLATFORM_ROLL_ANGLE,
+    &PLATFORM_SPEED_WRT_SEA_WATER,
+];
+
+impl NavReader {
+    /// Navigation in the frame whose origin is at (latitude, longitude) in degrees.
+    pub fn new(origin: (f64, f64)) -> Self {
+        Self {
+            origin,
+            ids: [None; 7],
+        }
+    }
+
+    /// Find the signals (once the vehicle has declared them).
+    pub fn bind(&mut self, s: &Signals) {
+        self.ids = NAV_SIGNALS.map(|spec| spec.id(s));
+    }
+
+    /// Whether position, depth and heading are there to read.
+    pub fn is_bound(&self) -> bool {
+        self.ids[..4].iter().all(Option::is_some)
+    }
+
+    /// The fix, if the vehicle reports position, depth and heading.
+    pub fn read(&self, s: &Signals) -> Option<NavFix> {
+        let get = |i: usize| self.ids[i].and_then(|id| s.f64(id));
+        let (lat, lon, depth, heading) = (get(0)?, get(1)?, get(2)?, get(3)?);
+        let (x, y) = local_offset(self.origin.0, self.origin.1, lat, lon);
+        Some(NavFix {
+            x,
+            y,
+            depth,
+            yaw: compass_to_math(heading),
+            pitch: get(4).unwrap_or(0.0),
+            roll: get(5).unwrap_or(0.0),
+            speed: get(6).unwrap_or(0.0),
+        })
     }
 }
 

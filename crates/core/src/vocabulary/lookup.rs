@@ -58,14 +58,8 @@ impl Vocabulary {
     /// name that does not resolve. Numbered families offer their members, named ones their
     /// pattern (`landmark.NAME.distance`).
     pub fn nearest(&self, name: &str, n: usize) -> Vec<String> {
-        let mut candidates: Vec<(usize, String)> = Vec::new();
-        let mut offer = |c: String| {
-            let d = edit_distance(name, &c);
-            candidates.push((d, c));
-        };
-        for s in self.signals {
-            offer(s.name.to_string());
-        }
+        let mut offered: Vec<String> = self.signals.iter().map(|s| s.name.to_string()).collect();
+        let mut offer = |c: String| offered.push(c);
         for f in self.families {
             match f.key {
                 FamilyKey::Index(bound) => {
@@ -81,12 +75,29 @@ impl Vocabulary {
                 FamilyKey::Name => offer(f.pattern()),
             }
         }
-        let limit = (name.chars().count() / 3).max(2);
-        candidates.retain(|(d, _)| *d <= limit);
-        candidates.sort();
-        candidates.dedup_by(|a, b| a.1 == b.1);
-        candidates.into_iter().take(n).map(|(_, c)| c).collect()
+        nearest(name, offered.iter().map(String::as_str), n)
     }
+}
+
+/// Up to `n` of `candidates` nearest to `name` by edit distance (nearest first, within a
+/// third of the name's length or 2), for "did you mean" in diagnostics.
+pub fn nearest<'a>(
+    name: &str,
+    candidates: impl IntoIterator<Item = &'a str>,
+    n: usize,
+) -> Vec<String> {
+    let limit = (name.chars().count() / 3).max(2);
+    let mut near: Vec<(usize, &str)> = candidates
+        .into_iter()
+        .map(|c| (edit_distance(name, c), c))
+        .filter(|(d, c)| *d <= limit && *c != name)
+        .collect();
+    near.sort();
+    near.dedup_by(|a, b| a.1 == b.1);
+    near.into_iter()
+        .take(n)
+        .map(|(_, c)| c.to_string())
+        .collect()
 }
 
 /// Levenshtein distance over characters.

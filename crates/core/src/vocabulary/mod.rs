@@ -17,7 +17,7 @@ pub mod auv;
 pub mod ground;
 mod lookup;
 
-pub use lookup::{Resolution, Vocabulary};
+pub use lookup::{nearest, Resolution, Vocabulary};
 
 use crate::signals::{SignalId, Signals};
 use crate::units::Unit;

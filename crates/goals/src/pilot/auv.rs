@@ -1,7 +1,7 @@
 //! Steering the AUV from outside its mission: to a point (a `goto` goal: [`AuvPilot`])
 //! and by velocity (ROS `cmd_vel`: [`crate::velocity::AuvVelocity`]).
 //!
-//! Frame: the worksite's, as the AUV's published pose has it ([`AuvNav`]): x east and
+//! Frame: the worksite's, as the AUV's published pose has it ([`NavReader`]): x east and
 //! y north of the worksite's origin (m, from `LATITUDE`/`LONGITUDE`), yaw
 //! counter-clockwise from east (from the compass heading `PLATFORM_YAW_ANGLE`).
 //!
@@ -23,11 +23,10 @@
 //!   and no climb holds the depth the vehicle is at.
 
 use super::{Fix, Pilot};
-use skipper_core::geo::{compass_to_math, local_offset};
 use skipper_core::geometry::wrap_rad;
-use skipper_core::vocabulary::{auv, SignalSpec};
+use skipper_core::vocabulary::auv::{NavReader, NAV_SIGNALS};
 use skipper_core::{
-    Actuation, AuvSetpoints, ControllerError, Cycle, Handling, SignalId, Signals, VehicleInfo,
+    Actuation, AuvSetpoints, ControllerError, Cycle, Handling, Signals, VehicleInfo,
 };
 use std::f64::consts::FRAC_PI_2;
 
@@ -90,79 +89,6 @@ impl AuvLimits {
     }
 }
 
-/// Where the AUV is and how it moves, from its navigation signals.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct NavFix {
-    /// east of the origin (m)
-    pub x: f64,
-    /// north of the origin (m)
-    pub y: f64,
-    /// depth (m, positive down)
-    pub depth: f64,
-    /// yaw (rad, counter-clockwise from east)
-    pub yaw: f64,
-    /// pitch (rad, nose up)
-    pub pitch: f64,
-    /// roll (rad)
-    pub roll: f64,
-    /// speed through the water (m/s)
-    pub speed: f64,
-}
-
-/// The AUV's navigation signals, read in the worksite's frame.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct AuvNav {
-    /// the worksite's origin (latitude, longitude in degrees)
-    origin: (f64, f64),
-    ids: [Option<SignalId>; 7],
-}
-
-const NAV_SIGNALS: [&SignalSpec; 7] = [
-    &auv::LATITUDE,
-    &auv::LONGITUDE,
-    &auv::DEPTH,
-    &auv::PLATFORM_YAW_ANGLE,
-    &auv::PLATFORM_PITCH_ANGLE,
-    &auv::PLATFORM_ROLL_ANGLE,
-    &auv::PLATFORM_SPEED_WRT_SEA_WATER,
-];
-
-impl AuvNav {
-    /// Navigation in the frame whose origin is at (latitude, longitude) in degrees.
-    pub fn new(origin: (f64, f64)) -> Self {
-        Self {
-            origin,
-            ids: [None; 7],
-        }
-    }
-
-    /// Find the signals (once the vehicle has declared them).
-    pub fn bind(&mut self, s: &Signals) {
-        self.ids = NAV_SIGNALS.map(|spec| spec.id(s));
-    }
-
-    /// Whether position, depth and heading are there to read.
-    pub fn is_bound(&self) -> bool {
-        self.ids[..4].iter().all(Option::is_some)
-    }
-
-    /// The fix, if the vehicle reports position, depth and heading.
-    pub fn read(&self, s: &Signals) -> Option<NavFix> {
-        let get = |i: usize| self.ids[i].and_then(|id| s.f64(id));
-        let (lat, lon, depth, heading) = (get(0)?, get(1)?, get(2)?, get(3)?);
-        let (x, y) = local_offset(self.origin.0, self.origin.1, lat, lon);
-        Some(NavFix {
-            x,
-            y,
-            depth,
-            yaw: compass_to_math(heading),
-            pitch: get(4).unwrap_or(0.0),
-            roll: get(5).unwrap_or(0.0),
-            speed: get(6).unwrap_or(0.0),
-        })
-    }
-}
-
 /// Propeller off; every other channel as it was.
 pub(crate) fn propeller_off(a: &mut Actuation) {
     a.auv = Some(AuvSetpoints {
@@ -174,7 +100,7 @@ pub(crate) fn propeller_off(a: &mut Actuation) {
 /// The goal runner's pilot for the AUV.
 #[derive(Debug, Clone)]
 pub struct AuvPilot {
-    nav: AuvNav,
+    nav: NavReader,
     limits: AuvLimits,
     hold_depth: f64,
     /// holding course until the point is clear of the turning circle
@@ -185,7 +111,7 @@ impl AuvPilot {
     /// A pilot in the frame whose origin is at (latitude, longitude) in degrees.
     pub fn new(origin: (f64, f64), limits: AuvLimits) -> Self {
         Self {
-            nav: AuvNav::new(origin),
+            nav: NavReader::new(origin),
             limits,
             hold_depth: 0.0,
             clearing: false,
@@ -255,5 +181,51 @@ impl Pilot for AuvPilot {
 
     fn stop(&self, a: &mut Actuation) {
         propeller_off(a);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use skipper_core::Events;
+    use std::time::Duration;
+
+    #[test]
+    fn the_steering_holds_course_while_the_point_is_inside_the_turn() {
+        let mut p = AuvPilot::new((0.0, 0.0), AuvLimits::default());
+        p.hold_depth = 12.0;
+        let info = VehicleInfo {
+            name: "a".into(),
+            kind: skipper_core::VehicleKind::Auv,
+            model: "m".into(),
+        };
+        let s = Signals::new();
+        let mut a = Actuation::default();
+        let mut ev = Events::new();
+        let mut c = Cycle {
+            now: Duration::ZERO,
+            dt: Duration::from_millis(200),
+            cycle: 1,
+            robot: 0,
+            vehicle: &info,
+            signals: &s,
+            actuation: &mut a,
+            events: &mut ev,
+        };
+        let fix = Fix {
+            x: 0.0,
+            y: 0.0,
+            yaw: 0.0,
+        };
+        // abeam at 3 m: inside the ~9.5 m circle, hold yaw 0
+        p.steer(&mut c, fix, 0.0, 3.0, 3.0);
+        let sp = c.actuation.auv.unwrap();
+        assert_eq!(sp.heading, Some(0.0));
+        assert_eq!(sp.depth, Some(12.0));
+        assert_eq!(sp.speed, Some(1.0));
+        // behind, far: turn for it
+        p.steer(&mut c, fix, -100.0, 1.0, 100.0);
+        let h = c.actuation.auv.unwrap().heading.unwrap();
+        assert!(h.abs() > 3.0, "{h}");
     }
 }

@@ -9,7 +9,7 @@ mod auv;
 mod ground;
 
 pub(crate) use auv::propeller_off;
-pub use auv::{AuvLimits, AuvNav, AuvPilot, NavFix, AUV_TOLERANCE};
+pub use auv::{AuvLimits, AuvPilot, AUV_TOLERANCE};
 pub use ground::{GroundPilot, GROUND_TOLERANCE};
 
 use skipper_core::{Actuation, ControllerError, Cycle, Signals, VehicleInfo};

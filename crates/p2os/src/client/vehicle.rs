@@ -20,8 +20,8 @@ use crate::error::Error;
 use crate::frame::{Frame, PacketBuf};
 use crate::packets::{ids, EncoderPac, GripperPac, IoPac, Sip, Tcm2Pac};
 use crate::params::RobotParams;
-use skipper_core::units::{self, Unit};
 use skipper_core::vehicle::VehicleError;
+use skipper_core::vocabulary::ground;
 use skipper_core::{
     Actuation, Drive, Events, GripperCommand, Pose2, Pose3, Rotation, SignalId, Signals,
     Translation, Vehicle, VehicleInfo, VehicleKind, World,
@@ -178,78 +178,23 @@ pub struct P2osVehicle {
 }
 
 struct Ids {
-    pose: [SignalId; 3],
-    vel: [SignalId; 2],
-    wheel: [SignalId; 2],
-    encoder: [SignalId; 2],
-    stall: [SignalId; 2],
-    bumper: [SignalId; 2],
-    motors: SignalId,
-    estop: SignalId,
-    sonar: Vec<SignalId>,
-    gripper: SignalId,
-    digin: SignalId,
-    digout: SignalId,
-    analog: [SignalId; 2],
-    compass: [SignalId; 4],
-    battery: [SignalId; 2],
+    ground: ground::Ids,
     connected: SignalId,
     sips: SignalId,
 }
 
 impl Ids {
     fn declare(s: &mut Signals) -> Self {
-        let d = |s: &mut Signals, n: &str, u: &'static Unit| s.declare(n, Some(u));
+        let equipment = ground::Equipment {
+            truth: false,
+            sonars: SONARS,
+            laser_beams: 0,
+            gripper_detail: false,
+        };
         Ids {
-            pose: [
-                d(s, "pose.x", &units::METER),
-                d(s, "pose.y", &units::METER),
-                d(s, "pose.yaw", &units::RADIAN),
-            ],
-            vel: [
-                d(s, "velocity.linear", &units::METER_PER_SECOND),
-                d(s, "velocity.angular", &units::RADIAN_PER_SECOND),
-            ],
-            wheel: [
-                d(s, "wheel.left", &units::METER_PER_SECOND),
-                d(s, "wheel.right", &units::METER_PER_SECOND),
-            ],
-            encoder: [
-                d(s, "encoder.left", &units::COUNT),
-                d(s, "encoder.right", &units::COUNT),
-            ],
-            stall: [
-                d(s, "stall.left", &units::BOOL),
-                d(s, "stall.right", &units::BOOL),
-            ],
-            bumper: [
-                d(s, "bumper.front", &units::COUNT),
-                d(s, "bumper.rear", &units::COUNT),
-            ],
-            motors: d(s, "motors.enabled", &units::BOOL),
-            estop: d(s, "estop", &units::BOOL),
-            sonar: (0..SONARS)
-                .map(|k| d(s, &format!("sonar.{k}"), &units::METER))
-                .collect(),
-            gripper: d(s, "gripper.state", &units::COUNT),
-            digin: d(s, "digin", &units::COUNT),
-            digout: d(s, "digout", &units::COUNT),
-            analog: [
-                d(s, "analog.port", &units::COUNT),
-                d(s, "analog.value", &units::COUNT),
-            ],
-            compass: [
-                d(s, "compass.heading", &units::DEGREE),
-                d(s, "compass.pitch", &units::DEGREE),
-                d(s, "compass.roll", &units::DEGREE),
-                d(s, "compass.temperature", &units::CELSIUS),
-            ],
-            battery: [
-                d(s, "battery.voltage", &units::VOLT),
-                d(s, "battery.charge", &units::PERCENT),
-            ],
-            connected: d(s, "p2os.connected", &units::BOOL),
-            sips: d(s, "p2os.sips", &units::COUNT),
+            ground: ground::Ids::declare(s, &equipment),
+            connected: ground::P2OS_CONNECTED.declare(s),
+            sips: ground::P2OS_SIPS.declare(s),
         }
     }
 }
@@ -381,10 +326,11 @@ impl Vehicle for P2osVehicle {
         for (up, what) in link_events {
             events.push(now, "link", serde_json::json!({ "up": up, "what": what }));
         }
-        let Some(ids) = &self.ids else { return };
+        let Some(all) = &self.ids else { return };
+        let ids = &all.ground;
         let st = &self.snapshot;
-        s.set_bool(ids.connected, connected, now);
-        s.set_i64(ids.sips, sips as i64, now);
+        s.set_bool(all.connected, connected, now);
+        s.set_i64(all.sips, sips as i64, now);
         if sips == 0 {
             return;
         }
@@ -397,8 +343,8 @@ impl Vehicle for P2osVehicle {
         }
         self.odometer_started = true;
         self.last_pose = p;
-        s.set_f64(ids.vel[0], (st.wheels.0 + st.wheels.1) / 2.0, now);
-        s.set_f64(ids.vel[1], st.rot_vel, now);
+        s.set_f64(ids.velocity[0], (st.wheels.0 + st.wheels.1) / 2.0, now);
+        s.set_f64(ids.velocity[1], st.rot_vel, now);
         s.set_f64(ids.wheel[0], st.wheels.0, now);
         s.set_f64(ids.wheel[1], st.wheels.1, now);
         if let Some(e) = st.encoders {

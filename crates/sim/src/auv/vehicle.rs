@@ -32,10 +32,10 @@ use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use skipper_core::actuation::auv_sensor;
 use skipper_core::geometry::wrap_rad;
-use skipper_core::units::{self, Unit};
 use skipper_core::vehicle::VehicleError;
+use skipper_core::vocabulary::auv;
 use skipper_core::{
-    Actuation, Events, Handling, Pose3, SignalId, Signals, Value, Vehicle, VehicleInfo, VehicleKind,
+    Actuation, Events, Handling, Pose3, Signals, Value, Vehicle, VehicleInfo, VehicleKind,
 };
 use std::f64::consts::FRAC_PI_2;
 use std::time::Duration;
@@ -99,55 +99,6 @@ enum VerticalMode {
     Pitch(f64),
 }
 
-struct Ids {
-    depth: SignalId,
-    altitude: SignalId,
-    floor: SignalId,
-    pitch: SignalId,
-    roll: SignalId,
-    yaw: SignalId,
-    speed: SignalId,
-    lat: SignalId,
-    lon: SignalId,
-    offshore: SignalId,
-    offshore_dir: SignalId,
-    temperature: SignalId,
-    salinity: SignalId,
-    fix: SignalId,
-    comms: SignalId,
-    buoyancy: SignalId,
-    propeller: SignalId,
-    surface: SignalId,
-    time: SignalId,
-}
-
-impl Ids {
-    fn declare(s: &mut Signals) -> Self {
-        let mut d = |n: &str, u: &'static Unit| s.declare(n, Some(u));
-        Self {
-            depth: d("DEPTH", &units::METER),
-            altitude: d("HEIGHT_ABOVE_SEA_FLOOR", &units::METER),
-            floor: d("SEA_FLOOR_DEPTH", &units::METER),
-            pitch: d("PLATFORM_PITCH_ANGLE", &units::RADIAN),
-            roll: d("PLATFORM_ROLL_ANGLE", &units::RADIAN),
-            yaw: d("PLATFORM_YAW_ANGLE", &units::RADIAN),
-            speed: d("PLATFORM_SPEED_WRT_SEA_WATER", &units::METER_PER_SECOND),
-            lat: d("LATITUDE", &units::DEGREE),
-            lon: d("LONGITUDE", &units::DEGREE),
-            offshore: d("DISTANCE_OFFSHORE", &units::METER),
-            offshore_dir: d("DIRECTION_OFFSHORE", &units::RADIAN),
-            temperature: d("SEA_WATER_TEMPERATURE", &units::CELSIUS),
-            salinity: d("SEA_WATER_SALINITY", &units::PSU),
-            fix: d("PLATFORM_LOCATION_FIX", &units::LATITUDE_LONGITUDE),
-            comms: d("PLATFORM_COMMUNICATIONS", &units::BOOL),
-            buoyancy: d("PLATFORM_BUOYANCY_POSITION", &units::NONE),
-            propeller: d("PLATFORM_PROPELLER_SPEED", &units::METER_PER_SECOND),
-            surface: d("PLATFORM_AT_SURFACE", &units::BOOL),
-            time: d("TIME", &units::SECOND),
-        }
-    }
-}
-
 /// The simulated LRAUV.
 pub struct Lrauv {
     info: VehicleInfo,
@@ -170,7 +121,7 @@ pub struct Lrauv {
     pending_fix: bool,
     pending_comms: bool,
     rng: ChaCha8Rng,
-    ids: Option<Ids>,
+    ids: Option<auv::Ids>,
     first_sense: bool,
     stopped: bool,
     failure: Option<String>,
@@ -408,7 +359,7 @@ impl Vehicle for Lrauv {
 
     fn sense(&mut self, now: Duration, s: &mut Signals, _events: &mut Events) {
         let at_surface = self.at_surface();
-        let ids = self.ids.get_or_insert_with(|| Ids::declare(s));
+        let ids = self.ids.get_or_insert_with(|| auv::Ids::declare(s));
         let floor = self.site.floor_depth(self.x, self.y);
         let altitude = floor - self.depth;
         let (lat, lon) = self.site.lat_lon(self.x, self.y);

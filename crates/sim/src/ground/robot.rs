@@ -33,7 +33,7 @@ use super::params;
 use crate::spec::RobotSpec;
 use rand_chacha::ChaCha8Rng;
 use skipper_core::geometry::{wrap_deg, wrap_deg_360};
-use skipper_core::units::{self, Unit};
+use skipper_core::vocabulary::ground::{self, PerceptSpecs};
 use skipper_core::{
     Actuation, Events, Pose2, Pose3, SignalId, Signals, Vehicle, VehicleInfo, VehicleKind,
 };
@@ -66,15 +66,14 @@ struct PerceptIds {
 }
 
 impl PerceptIds {
-    fn declare(s: &mut Signals, prefix: &str) -> Self {
-        let d = |s: &mut Signals, n: &str, u| s.declare(&format!("{prefix}.{n}"), Some(u));
+    fn declare(s: &mut Signals, p: &PerceptSpecs) -> Self {
         Self {
-            seen: d(s, "seen", &units::BOOL),
-            distance: d(s, "distance", &units::METER),
-            bearing: d(s, "bearing", &units::DEGREE),
-            x: d(s, "x", &units::METER),
-            y: d(s, "y", &units::METER),
-            since: d(s, "time_since_seen", &units::SECOND),
+            seen: p.seen.declare(s),
+            distance: p.distance.declare(s),
+            bearing: p.bearing.declare(s),
+            x: p.x.declare(s),
+            y: p.y.declare(s),
+            since: p.time_since_seen.declare(s),
         }
     }
     fn write(&self, s: &mut Signals, p: &Percept, now: Duration) {
@@ -93,23 +92,7 @@ impl PerceptIds {
 }
 
 struct Ids {
-    pose: [SignalId; 3],
-    truth: [SignalId; 3],
-    vel: [SignalId; 2],
-    wheel: [SignalId; 2],
-    encoder: [SignalId; 2],
-    stall: [SignalId; 2],
-    bumper: [SignalId; 2],
-    motors: SignalId,
-    estop: SignalId,
-    sonar: [SignalId; params::SONARS],
-    laser: Vec<SignalId>,
-    gripper: [SignalId; 4],
-    digin: SignalId,
-    digout: SignalId,
-    analog: [SignalId; 2],
-    compass: [SignalId; 4],
-    battery: [SignalId; 2],
+    ground: ground::Ids,
     ball: PerceptIds,
     can: PerceptIds,
     landmarks: Vec<[SignalId; 2]>,
@@ -117,79 +100,22 @@ struct Ids {
 
 impl Ids {
     fn declare(s: &mut Signals, laser: bool, landmarks: &[String]) -> Self {
-        let m = Some(&units::METER);
-        let d = |s: &mut Signals, n: &str, u: &'static Unit| s.declare(n, Some(u));
+        let equipment = ground::Equipment {
+            truth: true,
+            sonars: params::SONARS,
+            laser_beams: if laser { params::LASER_BEAMS } else { 0 },
+            gripper_detail: true,
+        };
         Ids {
-            pose: [
-                s.declare("pose.x", m),
-                s.declare("pose.y", m),
-                d(s, "pose.yaw", &units::RADIAN),
-            ],
-            truth: [
-                s.declare("truth.x", m),
-                s.declare("truth.y", m),
-                d(s, "truth.yaw", &units::RADIAN),
-            ],
-            vel: [
-                d(s, "velocity.linear", &units::METER_PER_SECOND),
-                d(s, "velocity.angular", &units::RADIAN_PER_SECOND),
-            ],
-            wheel: [
-                d(s, "wheel.left", &units::METER_PER_SECOND),
-                d(s, "wheel.right", &units::METER_PER_SECOND),
-            ],
-            encoder: [
-                d(s, "encoder.left", &units::COUNT),
-                d(s, "encoder.right", &units::COUNT),
-            ],
-            stall: [
-                d(s, "stall.left", &units::BOOL),
-                d(s, "stall.right", &units::BOOL),
-            ],
-            bumper: [
-                d(s, "bumper.front", &units::COUNT),
-                d(s, "bumper.rear", &units::COUNT),
-            ],
-            motors: d(s, "motors.enabled", &units::BOOL),
-            estop: d(s, "estop", &units::BOOL),
-            sonar: std::array::from_fn(|k| s.declare(&format!("sonar.{k}"), m)),
-            laser: if laser {
-                (0..params::LASER_BEAMS)
-                    .map(|k| s.declare(&format!("laser.{k}"), m))
-                    .collect()
-            } else {
-                Vec::new()
-            },
-            gripper: [
-                d(s, "gripper.state", &units::COUNT),
-                d(s, "gripper.paddles", &units::NONE),
-                d(s, "gripper.lift", &units::NONE),
-                d(s, "gripper.holding", &units::BOOL),
-            ],
-            digin: d(s, "digin", &units::COUNT),
-            digout: d(s, "digout", &units::COUNT),
-            analog: [
-                d(s, "analog.port", &units::COUNT),
-                d(s, "analog.value", &units::COUNT),
-            ],
-            compass: [
-                d(s, "compass.heading", &units::DEGREE),
-                d(s, "compass.pitch", &units::DEGREE),
-                d(s, "compass.roll", &units::DEGREE),
-                d(s, "compass.temperature", &units::CELSIUS),
-            ],
-            battery: [
-                d(s, "battery.voltage", &units::VOLT),
-                d(s, "battery.charge", &units::PERCENT),
-            ],
-            ball: PerceptIds::declare(s, "ball"),
-            can: PerceptIds::declare(s, "can"),
+            ground: ground::Ids::declare(s, &equipment),
+            ball: PerceptIds::declare(s, &ground::BALL),
+            can: PerceptIds::declare(s, &ground::CAN),
             landmarks: landmarks
                 .iter()
                 .map(|n| {
                     [
-                        s.declare(&format!("landmark.{n}.distance"), m),
-                        d(s, &format!("landmark.{n}.bearing"), &units::DEGREE),
+                        ground::LANDMARK_DISTANCE.declare(s, n),
+                        ground::LANDMARK_BEARING.declare(s, n),
                     ]
                 })
                 .collect(),
@@ -349,16 +275,17 @@ impl Vehicle for GroundRobot {
         if self.ids.is_none() {
             self.ids = Some(Ids::declare(s, self.spec.laser, &self.landmark_names));
         }
-        let Some(ids) = &self.ids else { return };
+        let Some(all) = &self.ids else { return };
+        let ids = &all.ground;
         let (p, t) = (self.odom, self.truth);
         for (id, v) in ids.pose.iter().zip([p.x, p.y, p.yaw]) {
             s.set_f64(*id, v, now);
         }
-        for (id, v) in ids.truth.iter().zip([t.x, t.y, t.yaw]) {
+        for (id, v) in ids.truth.iter().flatten().zip([t.x, t.y, t.yaw]) {
             s.set_f64(*id, v, now);
         }
-        s.set_f64(ids.vel[0], self.motion.v, now);
-        s.set_f64(ids.vel[1], self.motion.w, now);
+        s.set_f64(ids.velocity[0], self.motion.v, now);
+        s.set_f64(ids.velocity[1], self.motion.w, now);
         s.set_f64(ids.wheel[0], self.wheels.0, now);
         s.set_f64(ids.wheel[1], self.wheels.1, now);
         s.set_i64(
@@ -392,10 +319,12 @@ impl Vehicle for GroundRobot {
             s.set_f64(*id, *r, now);
         }
         let g = &self.gripper;
-        s.set_i64(ids.gripper[0], i64::from(self.gripper_state()), now);
-        s.set_f64(ids.gripper[1], g.paddles, now);
-        s.set_f64(ids.gripper[2], g.lift, now);
-        s.set_bool(ids.gripper[3], g.held.is_some(), now);
+        s.set_i64(ids.gripper, i64::from(self.gripper_state()), now);
+        if let Some([paddles, lift, holding]) = ids.gripper_detail {
+            s.set_f64(paddles, g.paddles, now);
+            s.set_f64(lift, g.lift, now);
+            s.set_bool(holding, g.held.is_some(), now);
+        }
         s.set_i64(ids.digin, i64::from(self.spec.digin), now);
         s.set_i64(ids.digout, i64::from(self.digout), now);
         s.set_i64(ids.analog[0], i64::from(self.analog_port), now);
@@ -412,9 +341,9 @@ impl Vehicle for GroundRobot {
         s.set_f64(ids.compass[3], self.temperature, now);
         s.set_f64(ids.battery[0], self.battery.voltage(), now);
         s.set_f64(ids.battery[1], 100.0 * self.battery.charge(), now);
-        ids.ball.write(s, &self.ball, now);
-        ids.can.write(s, &self.can, now);
-        for (id, (dist, bearing)) in ids.landmarks.iter().zip(self.landmarks.iter()) {
+        all.ball.write(s, &self.ball, now);
+        all.can.write(s, &self.can, now);
+        for (id, (dist, bearing)) in all.landmarks.iter().zip(self.landmarks.iter()) {
             s.set_f64(id[0], *dist, now);
             s.set_f64(id[1], *bearing, now);
         }

@@ -162,10 +162,11 @@ fn send(args: SendArgs) -> Result<u8, Failure> {
     let server = args.server.trim_end_matches('/').to_string();
     skipper_actionlib::ros1::node::check_name(&server)
         .map_err(|e| Failure::bad_input(e.to_string()))?;
-    let mut config = crate::ros::node_config(
+    let mut config = skipper_ros1::node_config(
         &format!("/skipper_action_{}", std::process::id()),
         args.ros_host,
-    )?;
+    )
+    .map_err(|e| Failure::bad_input(e.to_string()))?;
     if let Some(m) = &args.master {
         config.master_uri = m.clone();
     }

@@ -6,6 +6,7 @@ pub mod mission;
 pub mod replay;
 pub mod report;
 pub mod run;
+pub mod session;
 pub mod sim;
 pub mod world;
 pub mod xabsl;

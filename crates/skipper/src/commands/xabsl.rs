@@ -25,6 +25,10 @@ pub enum XabslCommand {
   skipper xabsl check examples/xabsl/soccer/agents.xabsl
   skipper xabsl check agents.xabsl --quiet        errors only, no warnings
 
+The binding file beside the agents (agents.xabsl -> agents.binding), if there is one, is
+checked too: every signal it reads, and every input symbol it leaves unbound, must be a
+signal of the ground robot (docs/pioneer.md lists them).
+
 Exit status: 0 when the agents check (warnings allowed), 2 when there are errors (every
 one is listed with file:line:col, the line and a caret).")]
     Check {
@@ -197,6 +201,7 @@ fn check(file: &Path, quiet: bool) -> Result<u8, Failure> {
             plural(w)
         )));
     }
+    check_binding(file, c.program.clone())?;
     let p = &c.program;
     println!(
         "{}: ok — {} file{}, {} agent{}, {} option{}, {} basic behavior{}, {} symbol{}, {w} warning{}",
@@ -214,6 +219,24 @@ fn check(file: &Path, quiet: bool) -> Result<u8, Failure> {
         plural(w)
     );
     Ok(0)
+}
+
+/// The binding file beside the agents, against the ground robot's signals.
+fn check_binding(file: &Path, program: skipper_xabsl::Program) -> Result<(), Failure> {
+    let binding =
+        skipper_xabsl::robot::binding_file(file).map_err(|e| Failure::bad_input(e.to_string()))?;
+    let Some((path, text)) = binding else {
+        return Ok(());
+    };
+    let vocabulary = skipper_core::vocabulary::ground::vocabulary();
+    skipper_xabsl::robot::check_binding(std::sync::Arc::new(program), (&path, &text), &vocabulary)
+        .map_err(|e| {
+            eprint!("{e}");
+            Failure::bad_input(format!(
+                "{}: the binding file does not check",
+                path.display()
+            ))
+        })
 }
 
 fn plural(n: usize) -> &'static str {

@@ -1,9 +1,11 @@
 //! Missions in the binary: load a mission (warnings to stderr), build the AUV world of
-//! its worksite (`workSite.cfg` beside the mission, or `--world SITE.cfg`), and tell the
-//! AUV's pilot ([`super::auv_pilot`]) the vehicle's limits.
+//! its worksite (`workSite.cfg` beside the mission, or `--world SITE.cfg`) with the
+//! vehicle configuration of the mission (its cruise speed), and its controller.
 
-use super::auv_pilot::AuvLimits;
+use super::{Setup, WorldOptions};
 use crate::exit::Failure;
+use crate::vehicles::VehicleChoice;
+use skipper_core::World;
 use skipper_mission::{load_file, parse_config, ConfigTable, Limits, Mission, MissionController};
 use skipper_sim::auv::site::KEYS;
 use skipper_sim::{AuvSite, AuvWorld};
@@ -19,40 +21,48 @@ pub fn load(path: &Path) -> Result<Arc<Mission>, Failure> {
     Ok(Arc::new(m))
 }
 
-/// Where a world's local frame is on the globe (latitude, longitude), if it says
-/// (`/world`'s `origin`: an AUV worksite does).
-pub fn origin(world: &dyn skipper_core::World) -> Option<(f64, f64)> {
-    let d = world.describe();
-    let o = &d["origin"];
-    Some((o["latitude"].as_f64()?, o["longitude"].as_f64()?))
-}
-
 /// The controller of a mission flying in `world`: places in its state get the world's
-/// local coordinates when the world says where its [`origin`] is.
-pub fn controller(m: Arc<Mission>, world: &dyn skipper_core::World) -> MissionController {
+/// local coordinates when the world says where its origin is.
+pub fn controller(m: Arc<Mission>, world: &dyn World) -> MissionController {
     let c = MissionController::new(m);
-    match origin(world) {
+    match world.geo_origin() {
         Some((lat, lon)) => c.with_origin(lat, lon),
         None => c,
     }
 }
 
-/// The limits of `world`'s AUV for a goto or a velocity command; a goto cruises at the
-/// fast speed of `mission`'s vehicle configuration (`SpeedControl.SPEED_FAST`: 1 m/s
-/// unless a `Control.cfg` beside the mission says otherwise).
-pub fn auv_limits(world: &AuvWorld, mission: &Mission) -> AuvLimits {
-    let p = world.auv().params();
-    AuvLimits {
-        max_speed: p.max_speed,
-        cruise: mission
-            .control
-            .get("SpeedControl.SPEED_FAST")
-            .and_then(|v| v.number_in(&skipper_core::units::METER_PER_SECOND))
-            .filter(|v| v.is_finite() && *v > 0.0)
-            .unwrap_or(p.max_speed),
-        turn_rate: p.turn_rate,
-        authority_speed: p.authority_speed,
+/// A mission's run: the AUV of its worksite, flown by the mission, at the AUV's rate.
+pub fn setup(path: &Path, o: &WorldOptions<'_>) -> Result<Setup, Failure> {
+    if !matches!(o.vehicle, VehicleChoice::Sim) {
+        return Err(Failure::bad_input(
+            "missions run on the simulated AUV only (--vehicle sim)",
+        ));
     }
+    let m = load(path)?;
+    let world = self::world(&m, o.world, o.seed)?;
+    let mut c = controller(m, &world);
+    if let Some(t) = o.mission_timeout {
+        c = c.with_timeout(t.as_secs_f64());
+    }
+    let world: Box<dyn World> = Box::new(world);
+    let rate = crate::vehicles::default_rate(&*world);
+    Ok(Setup {
+        world,
+        controllers: vec![(0, Box::new(c))],
+        rate,
+        observers: Vec::new(),
+    })
+}
+
+/// The speed the vehicle transits at when sent somewhere: `SpeedControl.SPEED_FAST` of
+/// the mission's vehicle configuration (1 m/s unless a `Control.cfg` beside the mission
+/// says otherwise).
+fn cruise_speed(mission: &Mission) -> Option<f64> {
+    mission
+        .control
+        .get("SpeedControl.SPEED_FAST")
+        .and_then(|v| v.number_in(&skipper_core::units::METER_PER_SECOND))
+        .filter(|v| v.is_finite() && *v > 0.0)
 }
 
 /// The worksite of a configuration table.
@@ -80,7 +90,7 @@ pub fn site(cfg: &ConfigTable) -> Result<AuvSite, Failure> {
 }
 
 /// The AUV world a mission runs in: its `workSite.cfg`, or a worksite file given with
-/// `--world`.
+/// `--world`; the vehicle configured by the mission.
 pub fn world(mission: &Mission, world: Option<&Path>, seed: u64) -> Result<AuvWorld, Failure> {
     let cfg = match world {
         None => mission.work_site.clone(),
@@ -103,5 +113,9 @@ pub fn world(mission: &Mission, world: Option<&Path>, seed: u64) -> Result<AuvWo
             )))
         }
     };
-    Ok(AuvWorld::new(site(&cfg)?, seed))
+    let mut w = AuvWorld::new(site(&cfg)?, seed);
+    if let Some(v) = cruise_speed(mission) {
+        w.auv_mut().set_cruise_speed(v);
+    }
+    Ok(w)
 }

@@ -1,22 +1,45 @@
 //! Choosing the controller of a run from the command line: nothing (the built-in
-//! wander-and-avoid demo), a mission (`*.lua`), an XABSL agent (`*.xabsl`) or Soar agents.
+//! wander-and-avoid demo), a mission (`*.lua`), an XABSL agent (`*.xabsl`) or Soar agents;
+//! and the world each needs ([`ControllerChoice::setup`]).
 
-pub mod auv_pilot;
-pub mod goal;
-pub mod goal_slot;
 pub mod mission;
-pub mod mission_goal;
-pub mod option;
-pub mod pilot;
 pub mod soar;
-pub mod wander;
 
 use crate::exit::Failure;
-use skipper_core::{Controller, World};
+use crate::vehicles::{self, VehicleChoice};
+use skipper_core::demo::Wander;
+use skipper_core::{Controller, Observer, World};
 use std::path::{Path, PathBuf};
 
 /// The controllers of a run: (vehicle index, controller).
 pub type Assignments = Vec<(usize, Box<dyn Controller>)>;
+
+/// Where the vehicles of a run come from (the options of `skipper run` that say so).
+#[derive(Debug, Clone)]
+pub struct WorldOptions<'a> {
+    /// `--vehicle`
+    pub vehicle: &'a VehicleChoice,
+    /// `--world`
+    pub world: Option<&'a Path>,
+    /// `--robots`
+    pub robots: Option<usize>,
+    /// `--seed`
+    pub seed: u64,
+    /// `--mission-timeout`: a mission without a WITHIN ends after this long
+    pub mission_timeout: Option<std::time::Duration>,
+}
+
+/// A run's world and controllers, as a controller choice makes them.
+pub struct Setup {
+    /// the world
+    pub world: Box<dyn World>,
+    /// its controllers
+    pub controllers: Assignments,
+    /// the cycle rate when `--rate` does not say (Hz)
+    pub rate: f64,
+    /// observers the controllers need (a Soar agent's speech)
+    pub observers: Vec<Box<dyn Observer>>,
+}
 
 /// What drives the vehicles.
 #[derive(Debug, Clone, PartialEq)]
@@ -94,11 +117,47 @@ impl ControllerChoice {
         }
     }
 
+    /// The world this choice runs in and its controllers: a mission flies the AUV of its
+    /// worksite, the others drive the vehicles `--vehicle` says (as many robots as Soar
+    /// agents at least).
+    pub fn setup(&self, o: &WorldOptions<'_>) -> Result<Setup, Failure> {
+        if let ControllerChoice::Mission(p) = self {
+            return mission::setup(p, o);
+        }
+        let mut world = vehicles::build(o.vehicle, o.world, o.robots, o.seed)?;
+        // several Soar agents need as many robots
+        let needed = self.robots_needed();
+        if world.len() < needed && o.robots.is_none() {
+            world = vehicles::build(o.vehicle, o.world, Some(needed), o.seed)?;
+        }
+        let controllers = self.build(&*world, o.seed)?;
+        let soar = matches!(self, ControllerChoice::Soar(_));
+        let mut observers: Vec<Box<dyn Observer>> = Vec::new();
+        if soar {
+            // send-message to `say`: espeak-ng when installed, off the cycle
+            observers.push(Box::new(crate::speech::SpeechObserver::new(
+                crate::speech::Speaker::new(),
+            )));
+        }
+        // Soar agents run one decision cycle per 50 ms (20 Hz)
+        let rate = if soar {
+            20.0
+        } else {
+            vehicles::default_rate(&*world)
+        };
+        Ok(Setup {
+            world,
+            controllers,
+            rate,
+            observers,
+        })
+    }
+
     /// Build one controller per vehicle of `world`.
     pub fn build(&self, world: &dyn World, seed: u64) -> Result<Assignments, Failure> {
         match self {
             ControllerChoice::Wander => Ok((0..world.len())
-                .map(|i| (i, Box::new(wander::Wander::new()) as Box<dyn Controller>))
+                .map(|i| (i, Box::new(Wander::new()) as Box<dyn Controller>))
                 .collect()),
             ControllerChoice::Mission(p) => {
                 let m = mission::load(p)?;
@@ -134,8 +193,7 @@ fn build_xabsl(p: &Path, world: &dyn World) -> Result<Assignments, Failure> {
         .collect())
 }
 
-/// The XABSL controllers of [`build_xabsl`], unboxed (a ROS run wraps them to take
-/// `run_option` goals).
+/// The XABSL controllers of [`build_xabsl`], unboxed.
 pub fn xabsl_controllers(
     p: &Path,
     world: &dyn World,
@@ -143,7 +201,11 @@ pub fn xabsl_controllers(
     let mut v = Vec::new();
     let bus = skipper_xabsl::robot::TeamBus::new(world.len());
     for i in 0..world.len() {
-        match skipper_xabsl::robot::load_controller(p) {
+        let kind = world
+            .vehicle(i)
+            .map_or(skipper_core::VehicleKind::Ground, |v| v.info().kind);
+        let vocabulary = skipper_core::vocabulary::of_kind(kind);
+        match skipper_xabsl::robot::load_controller_for(p, &vocabulary) {
             Ok(mut c) => {
                 c.join_team(bus.clone(), i);
                 v.push((i, c))

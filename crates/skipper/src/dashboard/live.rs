@@ -11,11 +11,11 @@
 use super::frame::{num, without_rays, RobotEntry, ALL_RAYS_UP_TO};
 use super::hub::Hub;
 use super::server::Backend;
-use crate::controllers::goal::GoalHandle;
-use crate::controllers::pilot::GROUND_TOLERANCE as DEFAULT_TOLERANCE;
 use serde_json::{json, Value};
+use skipper_core::goals::{GoalPort, Record};
 use skipper_core::runner::CycleView;
 use skipper_core::{Observer, RunConfig, RunControl, RunReport, Runner, World};
+use skipper_goals::GOTO;
 use std::collections::VecDeque;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -55,10 +55,13 @@ struct Target {
     tolerance: f64,
 }
 
+/// A robot's goals, as the dashboard sends them.
+pub type Port = Arc<dyn GoalPort>;
+
 /// What the server and the observer share.
 pub struct LiveState {
     control: Arc<RunControl>,
-    goals: Vec<Option<GoalHandle>>,
+    goals: Vec<Option<Port>>,
     targets: Mutex<Vec<Option<Target>>>,
     trails: Mutex<Vec<VecDeque<[f32; 2]>>>,
     /// robots selected in a browser (the latest few), whose rays go in every frame
@@ -77,11 +80,10 @@ impl LiveState {
 }
 
 /// Attach a dashboard to a runner: returns the state to serve, after adding the observer
-/// that makes frames. `goals[i]` is the goal handle of robot `i`'s goal runner, if it has
-/// one.
+/// that makes frames. `goals[i]` is where robot `i`'s goals go, if it takes `goto` goals.
 pub fn attach(
     runner: &mut Runner,
-    goals: Vec<Option<GoalHandle>>,
+    goals: Vec<Option<Port>>,
     period: Duration,
     opts: LiveOptions,
 ) -> Arc<LiveState> {
@@ -145,9 +147,10 @@ impl LiveObserver {
                     .goals
                     .get(i)
                     .and_then(Option::as_ref)
-                    .and_then(GoalHandle::status);
+                    .and_then(|p| p.latest(GOTO.name));
                 let target = targets.get(i).copied().flatten().filter(|t| {
-                    goal.as_ref().is_some_and(|g| g.id() == t.id && !g.is_terminal())
+                    goal.as_ref()
+                        .is_some_and(|g| g.id == t.id && !g.state.is_terminal())
                 });
                 Some(
                     RobotEntry {
@@ -160,7 +163,7 @@ impl LiveObserver {
                         },
                         controller: ctl.map(|c| c.name()),
                         state: ctl.and_then(|c| c.state()),
-                        goal: goal.and_then(|g| serde_json::to_value(g).ok()),
+                        goal: goal.map(|g| g.to_flat_json()),
                         target: target.map(|t| json!({"x": num(t.x), "y": num(t.y), "tolerance": num(t.tolerance)})),
                     }
                     .to_json(),
@@ -352,16 +355,21 @@ impl Backend for LiveState {
                     .and_then(Option::as_ref)
                     .ok_or_else(|| format!("robot {i} takes no goals"))?;
                 if what == "cancel" {
-                    h.cancel();
+                    h.cancel_current(GOTO.name);
                     return Ok(json!({"ok": true}));
                 }
                 let (x, y) = (f(cmd, "x")?, f(cmd, "y")?);
+                // 0: the vehicle's own default
                 let tolerance = cmd
                     .get("tolerance")
                     .and_then(Value::as_f64)
                     .filter(|t| t.is_finite() && *t > 0.0)
-                    .unwrap_or(DEFAULT_TOLERANCE);
-                let id = h.goto(x, y, tolerance);
+                    .unwrap_or(0.0);
+                let goal = Record::defaults(GOTO.goal)
+                    .with("x", x)
+                    .with("y", y)
+                    .with("tolerance", tolerance);
+                let id = h.send(GOTO.name, goal).map_err(|e| e.to_string())?;
                 if let Ok(mut t) = self.targets.lock() {
                     if let Some(slot) = t.get_mut(i) {
                         *slot = Some(Target {
@@ -386,19 +394,20 @@ impl Backend for LiveState {
 }
 
 /// Serve the live dashboard of `runner`: attach the observer, start the server, and say
-/// where it is. `goals` are the goal handles of the robots whose controllers were wrapped
-/// in a goal runner.
+/// where it is. `goals` are where the goals of the robots that take `goto` goals go.
 pub fn serve(
     runner: &mut Runner,
-    goals: Vec<(usize, GoalHandle)>,
+    goals: Vec<(usize, Port)>,
     period: Duration,
     opts: &super::ServeOptions,
 ) -> Result<super::server::Server, crate::exit::Failure> {
     let n = runner.world().len();
-    let mut slots: Vec<Option<GoalHandle>> = vec![None; n];
+    let mut slots: Vec<Option<Port>> = vec![None; n];
     for (i, h) in goals {
-        if let Some(s) = slots.get_mut(i) {
-            *s = Some(h);
+        if h.kinds().iter().any(|k| **k == GOTO) {
+            if let Some(s) = slots.get_mut(i) {
+                *s = Some(h);
+            }
         }
     }
     let state = attach(runner, slots, period, LiveOptions::default());

@@ -12,6 +12,7 @@ use crate::model::{Program, SymbolKind, Type};
 use crate::source::{SourceFile, SourceMap, Span};
 use crate::Error;
 use serde_json::{json, Map, Value as Json};
+use skipper_core::vocabulary::{self, Vocabulary};
 use skipper_core::{
     Controller, ControllerError, Cycle, Drive, GripperCommand, SignalId, Signals, Status, Value,
     VehicleInfo,
@@ -255,7 +256,9 @@ fn gripper_command(name: &str) -> Option<GripperCommand> {
 /// An XABSL agent driving one vehicle.
 pub struct XabslController {
     name: String,
-    engine: Engine,
+    pub(super) engine: Engine,
+    /// `run_option` goals
+    pub(super) goals: super::goals::OptionGoals,
     inputs: Vec<BoundInput>,
     input_values: Vec<f64>,
     behaviors: Vec<Vec<Act>>,
@@ -300,6 +303,8 @@ impl TeamBus {
 /// Compiles binding expressions.
 struct Compiler<'a> {
     program: &'a Program,
+    /// the robot's signals, when they are known: names are checked against them
+    vocabulary: Option<&'a Vocabulary>,
     diags: Diagnostics,
     signals: Vec<String>,
     funcs: usize,
@@ -308,6 +313,33 @@ struct Compiler<'a> {
 }
 
 impl Compiler<'_> {
+    /// Is `name` a signal of the robot (any name is, when its signals are not known)?
+    fn is_signal(&self, name: &str) -> bool {
+        self.vocabulary.is_none_or(|v| v.resolve(name).is_some())
+    }
+
+    /// X8106: a name in a binding expression that is nothing the binding can read.
+    fn unknown_name(&mut self, n: &crate::ast::Name, params: &[(String, String)]) {
+        let mut names: Vec<String> = params.iter().map(|(s, _)| s.clone()).collect();
+        names.extend(self.bound.iter().map(|(s, _)| s.clone()));
+        names.extend(self.program.constants.iter().map(|c| c.name.clone()));
+        let mut near = vocabulary::nearest(&n.text, names.iter().map(String::as_str), 3);
+        if let Some(v) = self.vocabulary {
+            near.extend(v.nearest(&n.text, 3 - near.len().min(3)));
+        }
+        let what = if params.is_empty() {
+            "an input symbol bound above, a constant of the agents"
+        } else {
+            "a parameter of the basic behavior, an input symbol bound above, a constant of the agents"
+        };
+        let mut msg = format!("`{}` is neither {what} nor a signal of the robot", n.text);
+        if !near.is_empty() {
+            let quoted: Vec<String> = near.iter().map(|s| format!("`{s}`")).collect();
+            msg.push_str(&format!("; did you mean {}?", quoted.join(" or ")));
+        }
+        self.diags.push(Diagnostic::error("X8106", n.span, msg));
+    }
+
     fn signal(&mut self, name: &str) -> usize {
         match self.signals.iter().position(|s| s == name) {
             Some(i) => i,
@@ -362,6 +394,10 @@ impl Compiler<'_> {
                     .collect();
                 if let [i] = elements.as_slice() {
                     return Some(Bx::Num(*i as f64));
+                }
+                if !self.is_signal(t) {
+                    self.unknown_name(n, params);
+                    return None;
                 }
                 Bx::Signal(self.signal(t))
             }
@@ -456,10 +492,30 @@ impl Compiler<'_> {
 
 impl XabslController {
     /// An agent with an optional binding file (path and text). Errors carry rendered
-    /// diagnostics.
+    /// diagnostics. Any name a binding reads that is nothing else is taken as a signal
+    /// (see [`XabslController::for_robot`] to check them).
     pub fn new(
         program: Arc<Program>,
         binding: Option<(&std::path::Path, &str)>,
+    ) -> Result<XabslController, Error> {
+        Self::build(program, binding, None)
+    }
+
+    /// An agent for a robot whose signals are `vocabulary`: every signal the binding file
+    /// reads, and every input symbol it leaves unbound, must be one of them (a mistake is
+    /// an error with the place, a caret and the nearest names).
+    pub fn for_robot(
+        program: Arc<Program>,
+        binding: Option<(&std::path::Path, &str)>,
+        vocabulary: &Vocabulary,
+    ) -> Result<XabslController, Error> {
+        Self::build(program, binding, Some(vocabulary))
+    }
+
+    fn build(
+        program: Arc<Program>,
+        binding: Option<(&std::path::Path, &str)>,
+        vocabulary: Option<&Vocabulary>,
     ) -> Result<XabslController, Error> {
         let engine = Engine::new(program.clone())?;
         let mut sources: SourceMap = program.sources.clone();
@@ -480,6 +536,7 @@ impl XabslController {
         };
         let mut c = Compiler {
             program: &program,
+            vocabulary,
             diags: Diagnostics::new(),
             signals: Vec::new(),
             funcs: 0,
@@ -534,6 +591,21 @@ impl XabslController {
                 continue;
             }
             if !s.params.is_empty() {
+                continue;
+            }
+            if !c.is_signal(&s.name) {
+                let near = vocabulary
+                    .map(|v| v.nearest(&s.name, 3))
+                    .unwrap_or_default();
+                let mut msg = format!(
+                    "input symbol `{}` has no binding, and the robot has no signal `{}`: bind it in the binding file (`input {} = EXPRESSION;`)",
+                    s.name, s.name, s.name
+                );
+                if !near.is_empty() {
+                    let quoted: Vec<String> = near.iter().map(|n| format!("`{n}`")).collect();
+                    msg.push_str(&format!(", or did you mean {}?", quoted.join(" or ")));
+                }
+                c.diags.push(Diagnostic::error("X8107", s.span, msg));
                 continue;
             }
             let sig = c.signal(&s.name);
@@ -635,6 +707,7 @@ impl XabslController {
             cycles: 0,
             finished: false,
             team: None,
+            goals: Default::default(),
         })
     }
 
@@ -968,13 +1041,21 @@ impl Controller for XabslController {
                 json!({"name": bh.name, "parameters": params})
             })
             .collect();
-        Some(json!({
+        let mut state = json!({
             "agent": p.agents.get(self.engine.agent()).map_or("", |a| a.name.as_str()),
             "path": path,
             "outputs": outputs,
             "inputs": inputs,
             "basic_behaviors": behaviors,
-        }))
+        });
+        if let Some(g) = self.goals.latest() {
+            state["option_goal"] = serde_json::to_value(g).unwrap_or_default();
+        }
+        Some(state)
+    }
+
+    fn goals(&mut self) -> Option<&mut dyn skipper_core::goals::Goals> {
+        Some(self)
     }
 
     fn summary(&self, out: &mut Map<String, Json>) {

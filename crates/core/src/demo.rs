@@ -1,13 +1,13 @@
-//! The built-in demo controller: wander and avoid obstacles, with the sonar ring.
+//! The built-in demo controller (`skipper run` with no controller): wander and avoid
+//! obstacles, with the sonar ring.
 //!
 //! Cruise ahead; slow down and steer away from obstacles ahead or beside; turn in place
 //! toward the more open side when something is close ahead; back off and turn after a
 //! bump or stall. It needs the front sonars (`sonar.0` .. `sonar.7`), so it drives the
 //! simulated Pioneer and any real robot with a sonar ring alike.
 
-use skipper_core::{
-    Controller, ControllerError, Cycle, Drive, SignalId, Signals, Status, VehicleInfo,
-};
+use crate::vocabulary::ground;
+use crate::{Controller, ControllerError, Cycle, Drive, SignalId, Signals, Status, VehicleInfo};
 
 /// Cruise speed (m/s).
 const CRUISE: f64 = 0.45;
@@ -70,7 +70,7 @@ impl Controller for Wander {
 
     fn start(&mut self, vehicle: &VehicleInfo, s: &Signals) -> Result<(), ControllerError> {
         for (k, slot) in self.sonar.iter_mut().enumerate() {
-            *slot = s.id(&format!("sonar.{k}"));
+            *slot = ground::SONAR.id(s, k);
         }
         if self.sonar.iter().any(Option::is_none) {
             return Err(ControllerError::new(format!(
@@ -78,8 +78,8 @@ impl Controller for Wander {
                 vehicle.name
             )));
         }
-        self.bumper = s.id("bumper.front");
-        self.stall = s.id("stall.left");
+        self.bumper = ground::BUMPER_FRONT.id(s);
+        self.stall = ground::STALL_LEFT.id(s);
         Ok(())
     }
 

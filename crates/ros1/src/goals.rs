@@ -1,0 +1,270 @@
+//! A robot's goal kinds as actionlib servers: `NS/<kind>` of the action type the kind
+//! names (`skipper_msgs/Goto`), made at run time from the kind's fields, hosted as a
+//! SimpleActionServer whose goals go through the robot's [`GoalPort`].
+//!
+//! The wire follows the SimpleActionServer spec on top of the goal layer's policy:
+//! - a goal that cannot run: ABORTED at once with the reason (a simple action server
+//!   cannot reject);
+//! - feedback: each new feedback the controller reports;
+//! - done: SUCCEEDED or ABORTED with the controller's result and text;
+//! - a newer goal of this server: PREEMPTED, "preempted by a newer goal" (the newer goal
+//!   takes over without stopping the robot);
+//! - a cancel: the goal is cancelled in the goal layer (the controller stops as its goals
+//!   stop, at the robot's next cycle), then PREEMPTED with the controller's text;
+//! - replaced by a goal from another source (the dashboard): ABORTED;
+//! - the end of the run: ABORTED, "the run ended".
+
+use skipper_actionlib::msg::json::{from_json, to_json};
+use skipper_actionlib::msg::loader::TypeLoader;
+use skipper_actionlib::ros1::action::server_config_from_params;
+use skipper_actionlib::ros1::{ActionServerBinding, Node};
+use skipper_actionlib::{ActionServer, DynAction, DynMessage, SimpleActionServer, SystemClock};
+use skipper_core::goals::{Ending, GoalId, GoalKind, GoalPort, GoalState, GoalUpdate, Record};
+use std::fmt::Write as _;
+use std::sync::Arc;
+use std::time::Duration;
+
+/// How long the server waits at most between two looks at a preempt request.
+const POLL: Duration = Duration::from_millis(10);
+
+/// The `.action` text of a kind: goal, result and feedback fields.
+pub fn action_text(kind: &GoalKind) -> String {
+    let mut t = String::new();
+    for (i, part) in [kind.goal, kind.result, kind.feedback].iter().enumerate() {
+        if i > 0 {
+            t.push_str("---\n");
+        }
+        for f in part.iter() {
+            let _ = writeln!(t, "{} {}", f.ty.ros_name(), f.name);
+        }
+    }
+    t
+}
+
+/// The action type of a kind, registered with the process's type loader.
+pub fn action_type(kind: &GoalKind) -> Result<DynAction, String> {
+    TypeLoader::global()
+        .add_action(kind.type_name, &action_text(kind))
+        .map(DynAction)
+        .map_err(|e| e.to_string())
+}
+
+/// One kind's server, kept alive while the run goes on.
+pub struct GoalServer {
+    server: SimpleActionServer<DynAction>,
+    _binding: ActionServerBinding,
+}
+
+impl GoalServer {
+    /// Host `NS/<kind>` on `node` for the goals of `port`; the server is started.
+    pub fn host(
+        node: &Node,
+        ns: &str,
+        kind: &'static GoalKind,
+        port: Arc<dyn GoalPort>,
+    ) -> Result<Self, String> {
+        let name = format!("{ns}/{}", kind.name);
+        let action = action_type(kind)?;
+        let a = ActionServer::with_type(
+            action.clone(),
+            server_config_from_params(node, &name),
+            Arc::new(SystemClock),
+        );
+        let binding = ActionServerBinding::new(node, &name, &a).map_err(|e| e.to_string())?;
+        let server = serve(a, action, kind, port);
+        Ok(Self {
+            server,
+            _binding: binding,
+        })
+    }
+
+    /// Stop serving.
+    pub fn shutdown(&self) {
+        self.server.shutdown();
+    }
+}
+
+/// Serve `kind`'s goals of `port` on `server` (already bound to a transport); started.
+pub fn serve(
+    server: ActionServer<DynAction>,
+    action: DynAction,
+    kind: &'static GoalKind,
+    port: Arc<dyn GoalPort>,
+) -> SimpleActionServer<DynAction> {
+    let s = SimpleActionServer::with_execute_callback(
+        server,
+        move |s: &SimpleActionServer<DynAction>, goal: DynMessage| {
+            Execution {
+                s,
+                action: &action,
+                kind,
+                port: &*port,
+            }
+            .run(&goal)
+        },
+    );
+    s.start();
+    s
+}
+
+/// A result (or feedback) record as the action's message.
+fn message(action: &DynAction, r: &Record, result: bool) -> Result<DynMessage, String> {
+    let part = if result {
+        action.schema().result()
+    } else {
+        action.schema().feedback()
+    };
+    from_json(part, &r.to_json()).map_err(|e| e.to_string())
+}
+
+/// One goal, from the wire to the goal layer and back.
+struct Execution<'a> {
+    s: &'a SimpleActionServer<DynAction>,
+    action: &'a DynAction,
+    kind: &'static GoalKind,
+    port: &'a dyn GoalPort,
+}
+
+impl Execution<'_> {
+    fn run(&self, goal: &DynMessage) -> Result<(), String> {
+        let record = Record::from_json(self.kind.goal, &to_json(goal));
+        let id = match record
+            .map_err(|e| e.to_string())
+            .and_then(|r| self.port.send(self.kind.name, r).map_err(|e| e.to_string()))
+        {
+            Ok(id) => id,
+            Err(why) => return self.end_as(Ending::Refused, &why),
+        };
+        let mut seq = 0;
+        let mut sent: Option<Record> = None;
+        loop {
+            if self.s.is_preempt_requested() {
+                return self.preempted(id);
+            }
+            let Some(u) = self.port.wait(id, seq, POLL) else {
+                return self.end_as(Ending::RunEnded, "the goal is no longer known");
+            };
+            seq = u.seq;
+            self.feed_back(&u, &mut sent)?;
+            if u.state.is_terminal() {
+                return self.finish(&u);
+            }
+        }
+    }
+
+    /// Publish the update's feedback if it is new.
+    fn feed_back(&self, u: &GoalUpdate, sent: &mut Option<Record>) -> Result<(), String> {
+        let Some(f) = &u.feedback else { return Ok(()) };
+        if sent.as_ref() == Some(f) {
+            return Ok(());
+        }
+        let m = message(self.action, f, false)?;
+        self.s.publish_feedback(m).map_err(|e| e.to_string())?;
+        *sent = Some(f.clone());
+        Ok(())
+    }
+
+    fn result(&self, r: Option<&Record>, how: Ending) -> Result<DynMessage, String> {
+        match r {
+            Some(r) => message(self.action, r, true),
+            None => message(self.action, &self.kind.ending_result(how), true),
+        }
+    }
+
+    /// End on the wire as the goal ended in the goal layer.
+    fn finish(&self, u: &GoalUpdate) -> Result<(), String> {
+        let e = |e: skipper_actionlib::ActionError| e.to_string();
+        let r = |how| self.result(u.result.as_ref(), how);
+        match u.state {
+            GoalState::Succeeded => self
+                .s
+                .set_succeeded(Some(r(Ending::Refused)?), &u.text)
+                .map_err(e),
+            GoalState::Aborted => self
+                .s
+                .set_aborted(Some(r(Ending::Refused)?), &u.text)
+                .map_err(e),
+            GoalState::Canceled => self
+                .s
+                .set_preempted(Some(r(Ending::Canceled)?), &u.text)
+                .map_err(e),
+            GoalState::Preempted => self
+                .s
+                .set_aborted(
+                    Some(r(Ending::Preempted)?),
+                    "replaced by a goal from another source",
+                )
+                .map_err(e),
+            GoalState::Pending | GoalState::Active => Ok(()),
+        }
+    }
+
+    /// A preempt request: a newer goal of this server takes over; a cancel stops the
+    /// goal in the goal layer first.
+    fn preempted(&self, id: GoalId) -> Result<(), String> {
+        if self.s.is_new_goal_available() {
+            return self.end_as(Ending::Preempted, "preempted by a newer goal");
+        }
+        // the goal is over on the wire only once it is over in the goal layer (the
+        // robot's next cycle stops it; the end of the run ends it too)
+        self.port.cancel(id);
+        let mut u = self.port.update(id);
+        while let Some(now) = u.as_ref().filter(|u| !u.state.is_terminal()) {
+            u = self.port.wait(id, now.seq, Duration::from_secs(1));
+        }
+        let (result, text) = match &u {
+            Some(u) if u.state == GoalState::Canceled => (u.result.as_ref(), u.text.as_str()),
+            _ => (None, "canceled"),
+        };
+        let r = self.result(result, Ending::Canceled)?;
+        self.s
+            .set_preempted(Some(r), text)
+            .map_err(|e| e.to_string())
+    }
+
+    /// End on the wire with the kind's result for `how`.
+    fn end_as(&self, how: Ending, text: &str) -> Result<(), String> {
+        let r = self.result(None, how)?;
+        let e = |e: skipper_actionlib::ActionError| e.to_string();
+        match how {
+            Ending::Preempted | Ending::Canceled => self.s.set_preempted(Some(r), text).map_err(e),
+            Ending::Refused | Ending::RunEnded => self.s.set_aborted(Some(r), text).map_err(e),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use skipper_core::goals::{Field, FieldType};
+
+    static KIND: GoalKind = GoalKind {
+        name: "goto",
+        type_name: "skipper_msgs/Goto",
+        doc: "",
+        goal: &[
+            Field::new("x", FieldType::Float, ""),
+            Field::new("y", FieldType::Float, ""),
+            Field::new("tolerance", FieldType::Float, ""),
+        ],
+        result: &[
+            Field::new("x", FieldType::Float, ""),
+            Field::new("y", FieldType::Float, ""),
+            Field::new("yaw", FieldType::Float, ""),
+        ],
+        feedback: &[Field::new("distance", FieldType::Float, "")],
+        ended: GoalKind::no_result,
+    };
+
+    #[test]
+    fn a_kind_is_the_action_skipper_msgs_ships() {
+        assert_eq!(
+            action_text(&KIND),
+            "float64 x\nfloat64 y\nfloat64 tolerance\n---\nfloat64 x\nfloat64 y\nfloat64 yaw\n---\nfloat64 distance\n"
+        );
+        let a = action_type(&KIND).unwrap();
+        use skipper_actionlib::msg::skipper_msgs::GotoGoal;
+        use skipper_actionlib::msg::Message;
+        assert_eq!(a.schema().goal().md5sum(), GotoGoal::md5sum());
+    }
+}

@@ -1,0 +1,22 @@
+//! `skipper-ros1`: Skipper's robots on ROS 1, over skipper-actionlib's ROS 1 node.
+//!
+//! Each robot, namespaced by its name (`/robot1`), gets:
+//! - an actionlib SimpleActionServer for every goal kind its controller declares
+//!   ([`goals`]): `/robot1/goto` (`skipper_msgs/Goto`), `/robot1/run_option`, ... with the
+//!   action type made at run time from the kind's fields, so a new kind needs no code here;
+//! - `cmd_vel` (`geometry_msgs/Twist`) into its velocity inbox ([`velocity`]);
+//! - `pose` (`geometry_msgs/PoseStamped`) and `odom` (`nav_msgs/Odometry`) every cycle,
+//!   from the signals of its vehicle kind's vocabulary ([`topics`]).
+//!
+//! [`RosLink`] is the run's node; [`RosLink::serve`] binds the robots and returns the
+//! observer that publishes their topics and shuts their servers down when the run ends.
+//! Nothing here knows an engine or a vehicle: it binds what the goal layer declares.
+
+pub mod goals;
+pub mod link;
+pub mod names;
+pub mod topics;
+pub mod velocity;
+
+pub use link::{node_config, LinkError, Robot, RosLink, NODE_NAME};
+pub use names::ros_name;

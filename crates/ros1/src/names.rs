@@ -1,0 +1,32 @@
+//! ROS names for robots.
+
+/// A ROS name for a robot: letters, digits and `_`, starting with a letter.
+pub fn ros_name(robot: &str) -> String {
+    let mut s: String = robot
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '_' {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect();
+    if !s.chars().next().is_some_and(|c| c.is_ascii_alphabetic()) {
+        s.insert(0, 'r');
+    }
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn robot_names_become_ros_names() {
+        assert_eq!(ros_name("robot1"), "robot1");
+        assert_eq!(ros_name("pioneer-2 a"), "pioneer_2_a");
+        assert_eq!(ros_name("3dx"), "r3dx");
+        assert_eq!(ros_name(""), "r");
+    }
+}

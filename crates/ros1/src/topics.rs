@@ -1,0 +1,143 @@
+//! A robot's `NS/pose` (`geometry_msgs/PoseStamped`) and `NS/odom` (`nav_msgs/Odometry`,
+//! child frame `base_link`), published every cycle from the signals its vehicle kind
+//! declares: a ground robot's odometry pose (`pose.*`, frame `odom`) and speeds
+//! (`velocity.*`); the AUV's navigation (latitude, longitude, depth, attitude) in the
+//! worksite's frame (`world`: x east, y north, z up, so z is minus the depth).
+
+use skipper_actionlib::msg::common::{Header, Odometry, Point, Pose, PoseStamped, Quaternion};
+use skipper_actionlib::ros1::{Node, RosError, TypedPublisher};
+use skipper_actionlib::{Clock, SystemClock};
+use skipper_core::vocabulary::auv::NavReader;
+use skipper_core::vocabulary::ground::PoseReader;
+use skipper_core::{Pose3, Signals, VehicleKind};
+
+/// How a robot's pose is read from its signals.
+#[derive(Debug, Clone, Copy)]
+enum Reader {
+    Ground(Option<PoseReader>),
+    Auv(NavReader),
+}
+
+/// A robot's pose topics, reusing their messages.
+pub struct PoseTopics {
+    pose: TypedPublisher<PoseStamped>,
+    odom: TypedPublisher<Odometry>,
+    seq: u32,
+    pose_msg: PoseStamped,
+    odom_msg: Odometry,
+    reader: Reader,
+    bound: bool,
+}
+
+/// Where a pose is, how it is turned, and how fast the robot goes.
+struct Reading {
+    frame: &'static str,
+    pose: Pose,
+    speed: f64,
+    turn_rate: f64,
+}
+
+impl PoseTopics {
+    /// Advertise `NS/pose` and `NS/odom` for a vehicle of `kind` (an AUV's in the frame
+    /// whose origin, latitude and longitude in degrees, is `origin`).
+    pub fn advertise(
+        node: &Node,
+        ns: &str,
+        kind: VehicleKind,
+        origin: (f64, f64),
+    ) -> Result<Self, RosError> {
+        let reader = match kind {
+            VehicleKind::Ground => Reader::Ground(None),
+            VehicleKind::Auv => Reader::Auv(NavReader::new(origin)),
+        };
+        Ok(Self {
+            pose: TypedPublisher::advertise(node, &format!("{ns}/pose"), false)?,
+            odom: TypedPublisher::advertise(node, &format!("{ns}/odom"), false)?,
+            seq: 0,
+            pose_msg: PoseStamped::default(),
+            odom_msg: Odometry::default(),
+            reader,
+            bound: false,
+        })
+    }
+
+    fn read(&mut self, s: &Signals) -> Option<Reading> {
+        if !self.bound {
+            match &mut self.reader {
+                Reader::Ground(r) => *r = PoseReader::bind(s),
+                Reader::Auv(n) => n.bind(s),
+            }
+            self.bound = true;
+        }
+        match &self.reader {
+            Reader::Ground(r) => {
+                let r = r.as_ref()?;
+                let p = r.pose(s)?;
+                let (speed, turn_rate) = r.velocity(s);
+                Some(Reading {
+                    frame: "odom",
+                    pose: Pose {
+                        position: Point {
+                            x: p.x,
+                            y: p.y,
+                            z: 0.0,
+                        },
+                        orientation: Quaternion::from_yaw(p.yaw),
+                    },
+                    speed,
+                    turn_rate,
+                })
+            }
+            Reader::Auv(nav) => {
+                let n = nav.read(s)?;
+                let p = Pose3 {
+                    x: n.x,
+                    y: n.y,
+                    z: -n.depth,
+                    roll: n.roll,
+                    pitch: n.pitch,
+                    yaw: n.yaw,
+                };
+                let q = p.quaternion();
+                Some(Reading {
+                    frame: "world",
+                    pose: Pose {
+                        position: Point {
+                            x: p.x,
+                            y: p.y,
+                            z: p.z,
+                        },
+                        orientation: Quaternion {
+                            x: q[0],
+                            y: q[1],
+                            z: q[2],
+                            w: q[3],
+                        },
+                    },
+                    speed: n.speed,
+                    turn_rate: 0.0,
+                })
+            }
+        }
+    }
+
+    /// Publish the pose the signals give (nothing while the robot reports none).
+    pub fn publish(&mut self, s: &Signals) {
+        let Some(r) = self.read(s) else { return };
+        self.seq = self.seq.wrapping_add(1);
+        let header = Header {
+            seq: self.seq,
+            stamp: SystemClock.now(),
+            frame_id: r.frame.into(),
+        };
+        self.pose_msg.header = header.clone();
+        self.pose_msg.pose = r.pose.clone();
+        self.pose.publish(&self.pose_msg);
+        self.odom_msg.header = header;
+        self.odom_msg.child_frame_id = "base_link".into();
+        self.odom_msg.pose.pose = r.pose;
+        self.odom_msg.twist.twist.linear.x = r.speed;
+        self.odom_msg.twist.twist.angular.z = r.turn_rate;
+        self.odom.publish(&self.odom_msg);
+    }
+}

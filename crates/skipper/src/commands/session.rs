@@ -1,0 +1,169 @@
+//! What every command that runs a world shares (`skipper run`, `skipper link serve`): the
+//! options that say where the vehicles come from, how the clock goes and what is
+//! written; the run log, progress and interrupt wiring; and the end of a run (summary,
+//! `--summary-json`, exit status).
+
+use crate::exit::{self, Failure};
+use crate::progress::Progress;
+use crate::runlog::{self, LogStatus, RunLog};
+use crate::vehicles::VehicleChoice;
+use clap::Args;
+use skipper_core::seconds;
+use skipper_core::time::parse_duration;
+use skipper_core::{RunConfig, RunOutcome, RunReport, Runner};
+use std::path::PathBuf;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+/// Where the vehicles come from.
+#[derive(Debug, Clone, Args)]
+pub struct WorldArgs {
+    /// World: a Skipper world file (*.world) or a MobileSim/ARIA map (*.map); default: an
+    /// empty 25 m x 25 m room with one robot in the middle. Missions fly in the worksite of
+    /// the workSite.cfg beside them (or of a *.cfg given here).
+    #[arg(long, value_name = "W")]
+    pub world: Option<PathBuf>,
+    /// The vehicle: `sim`, `p2os://HOST:PORT` or a serial device such as /dev/ttyS0 (real
+    /// robots run in real time).
+    #[arg(
+        long,
+        default_value = "sim",
+        value_name = "sim|p2os://HOST:PORT|/dev/ttyS0"
+    )]
+    pub vehicle: VehicleChoice,
+    /// Fill the world with this many robots (more are placed on free floor near the first).
+    #[arg(long, value_name = "N")]
+    pub robots: Option<usize>,
+    /// Seed for every random number of a simulated run.
+    #[arg(long, default_value_t = 0, value_name = "N")]
+    pub seed: u64,
+}
+
+/// How the clock goes.
+#[derive(Debug, Clone, Args)]
+pub struct ClockArgs {
+    /// Stop after this much simulated time: `600`, `90s`, `10m`, `4h`.
+    #[arg(long, value_parser = parse_duration, value_name = "DURATION")]
+    pub until: Option<Duration>,
+    /// Pace the run by the wall clock (real robots always are).
+    #[arg(long)]
+    pub realtime: bool,
+    /// With --realtime: run this many times faster than real time.
+    #[arg(long, default_value_t = 1.0, value_name = "FACTOR")]
+    pub speed: f64,
+}
+
+impl ClockArgs {
+    /// The run's configuration at `rate` Hz, paced by the wall clock if `realtime` (or
+    /// `--realtime`) says so; bad numbers are bad input.
+    pub fn config(&self, rate: f64, realtime: bool) -> Result<RunConfig, Failure> {
+        let period = seconds::period_of_rate(rate)
+            .map_err(|e| Failure::bad_input(format!("--rate (Hz): {e}")))?;
+        seconds::speed_factor(self.speed)
+            .map_err(|e| Failure::bad_input(format!("--speed: {e}")))?;
+        Ok(RunConfig {
+            period,
+            until: self.until,
+            realtime: realtime || self.realtime,
+            speed: self.speed,
+        })
+    }
+}
+
+/// What the run writes.
+#[derive(Debug, Clone, Args)]
+pub struct OutputArgs {
+    /// Where to write the run log (default: runs/<controller>-<UTC time>.mcap).
+    #[arg(long, value_name = "PATH.mcap")]
+    pub log: Option<PathBuf>,
+    /// Do not write a run log.
+    #[arg(long, conflicts_with = "log")]
+    pub no_log: bool,
+    /// Write the run's summary as one JSON object to this file.
+    #[arg(long, value_name = "PATH")]
+    pub summary_json: Option<PathBuf>,
+}
+
+/// The run log and outputs of a run being watched.
+pub struct Outputs {
+    log: Option<(PathBuf, Arc<Mutex<LogStatus>>)>,
+    summary_json: Option<PathBuf>,
+    name: String,
+}
+
+impl Outputs {
+    /// Add the run log (unless `--no-log`) and the progress bar to `runner`, and make
+    /// Ctrl-C stop it. `name` names the controller in the log's file name and summary.
+    pub fn attach(runner: &mut Runner, o: &OutputArgs, name: &str) -> Result<Self, Failure> {
+        let log = match (o.no_log, &o.log) {
+            (true, _) => None,
+            (false, p) => {
+                let path = p.clone().unwrap_or_else(|| runlog::default_path(name));
+                let (log, status) =
+                    RunLog::create(&path).map_err(|e| Failure::bad_input(format!("{e:#}")))?;
+                runner.add_observer(Box::new(log));
+                Some((path, status))
+            }
+        };
+        Ok(Self {
+            log,
+            summary_json: o.summary_json.clone(),
+            name: name.to_string(),
+        })
+    }
+
+    /// Say how the run went: warnings of the log, the summary, `--summary-json`; the exit
+    /// status of the command-line contract.
+    pub fn finish(self, report: &RunReport, robots: usize) -> Result<u8, Failure> {
+        if let Some((_, status)) = &self.log {
+            if let Some(e) = status.lock().ok().and_then(|s| s.error.clone()) {
+                eprintln!("warning: {e}");
+            }
+        }
+        let path = self.log.as_ref().map(|(p, _)| p.as_path());
+        print!(
+            "{}",
+            crate::summary::render(report, &self.name, robots, path)
+        );
+        if let Some(p) = &self.summary_json {
+            let text = serde_json::to_string_pretty(&report.summary_json(true)).unwrap_or_default();
+            std::fs::write(p, text + "\n")
+                .map_err(|e| Failure::failed(format!("cannot write {}: {e}", p.display())))?;
+        }
+        Ok(exit_status(&report.outcome))
+    }
+}
+
+/// Show progress on a terminal for a run limited by `until`.
+pub fn progress(runner: &mut Runner, until: Option<Duration>) {
+    runner.add_observer(Box::new(Progress::new(until.map(|d| d.as_secs_f64()))));
+}
+
+/// Ctrl-C or SIGTERM asks the run to stop after its cycle (robots stopped, log closed); a
+/// second one while the first is being handled ends the process at once.
+pub fn stop_on_interrupt(runner: &Runner) {
+    let control = runner.control();
+    crate::shutdown::on_stop(move || control.request_stop());
+}
+
+/// 0 when the run ended as planned, 1 when it failed or was aborted, 3 when a mission ran
+/// into its default timeout (said on stderr), 130 when interrupted.
+pub fn exit_status(outcome: &RunOutcome) -> u8 {
+    match outcome {
+        RunOutcome::TimedOut(r) => {
+            eprintln!("error: the run timed out: {r}");
+            exit::TIMEOUT
+        }
+        RunOutcome::Finished | RunOutcome::TimeLimit => 0,
+        RunOutcome::Aborted(r) | RunOutcome::Failed(r) => {
+            let what = if matches!(outcome, RunOutcome::Aborted(_)) {
+                "was aborted"
+            } else {
+                "failed"
+            };
+            eprintln!("error: the run {what}: {r}");
+            exit::FAILED
+        }
+        RunOutcome::Interrupted => exit::INTERRUPTED,
+    }
+}
