@@ -44,7 +44,7 @@ echo "== 3. skipper run --ros"
 "$SKIPPER_BIN" run --ros --no-log >"$tmp/run.log" 2>&1 &
 pids+=($!)
 "$SKIPPER_BIN" action send /robot1/goto x=1 y=0.5 --wait 20s >"$tmp/send.log" 2>&1 || fail "skipper action send"
-grep -q "feedback: GotoFeedback" "$tmp/send.log" || fail "no feedback printed"
+grep -qzP "feedback:\n  distance: " "$tmp/send.log" || fail "no feedback printed"
 grep -q "SUCCEEDED: reached" "$tmp/send.log" || fail "goto did not succeed"
 ok "skipper action send /robot1/goto x=1 y=0.5: feedback, SUCCEEDED"
 info="$(timeout 20 rosnode info /skipper 2>&1)" || fail "rosnode info: $info"
@@ -103,11 +103,11 @@ $ROS_PY scripts/ros/goals.py mission "$tmp/missions" 2>"$tmp/goals_mission.err" 
 # tolerance (10 m); the result is where it ended up
 "$SKIPPER_BIN" action send /tethys/goto x=60 y=40 --wait 20s --timeout 120s >"$tmp/send_auv_goto.log" 2>&1 \
   || fail "skipper action send /tethys/goto"
-grep -q '^feedback: GotoFeedback' "$tmp/send_auv_goto.log" || fail "AUV goto sent no feedback"
+grep -qzP "\nfeedback:\n  distance: " "$tmp/send_auv_goto.log" || fail "AUV goto sent no feedback"
 grep -q '^SUCCEEDED' "$tmp/send_auv_goto.log" || fail "AUV goto did not succeed"
 $ROS_PY - "$tmp/send_auv_goto.log" <<'PY' || fail "AUV goto ended outside its tolerance"
 import re, sys
-x, y = map(float, re.search(r"GotoResult \{ x: ([-\d.e]+), y: ([-\d.e]+)", open(sys.argv[1]).read()).groups())
+x, y = map(float, re.search(r"^result:\n  x: (\S+)\n  y: (\S+)", open(sys.argv[1]).read(), re.M).groups())
 sys.exit(0 if ((x - 60) ** 2 + (y - 40) ** 2) ** 0.5 <= 10 else 1)
 PY
 ok "skipper action send /tethys/goto x=60 y=40: feedback, SUCCEEDED within 10 m"

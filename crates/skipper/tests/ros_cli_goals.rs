@@ -47,7 +47,7 @@ fn run_option_from_the_command_line() {
         text.contains("SUCCEEDED: option `turn_to` reached a target state (turn_to.there)"),
         "{text}"
     );
-    assert!(text.contains("reached_target_state: true"), "{text}");
+    assert!(text.contains("reached_target_state: True"), "{text}");
 
     // a bad goal is aborted with the reason: exit status 1
     let out = send(&m.uri, &["/robot1/run_option", "option=dance"]);

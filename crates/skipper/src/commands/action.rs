@@ -1,16 +1,19 @@
-//! `skipper action send SERVER FIELD=VALUE...`: an actionlib client on the command line.
-//! It joins the ROS 1 master, finds the server's action type from the type of its
-//! `<server>/goal` topic, sends the goal, prints feedback as it arrives and the result at
-//! the end. Ctrl-C (or `--timeout`) cancels the goal.
+//! `skipper action send SERVER FIELD=VALUE...`: an actionlib client on the command line
+//! for any action type. It joins the ROS 1 master, finds the server's action type from
+//! the type of its `<server>/goal` topic, loads its definition (compiled in, or from the
+//! package path: `ROS_PACKAGE_PATH`, Debian's `/usr/share/<package>`), builds the goal
+//! from `path=value` pairs and YAML mappings, sends it, prints feedback as it arrives and
+//! the result at the end as YAML (the layout of `rostopic echo`). Ctrl-C (or `--timeout`)
+//! cancels the goal.
 
 use crate::exit::{self, Failure};
 use clap::{Args, Subcommand};
-use skipper_actionlib::msg::skipper_msgs::{
-    Goto, GotoGoal, RunMission, RunMissionGoal, RunOption, RunOptionGoal,
-};
-use skipper_actionlib::msg::test_actions::{Test, TestGoal, TwoInts, TwoIntsGoal};
+use skipper_actionlib::msg::loader::TypeLoader;
+use skipper_actionlib::msg::yaml::{message_from_args, to_yaml};
 use skipper_actionlib::ros1::{ActionClientBinding, Node};
-use skipper_actionlib::{Action, ActionClient, SimpleActionClient, StatusCode, SystemClock};
+use skipper_actionlib::{
+    ActionClient, DynAction, DynMessage, SimpleActionClient, StatusCode, SystemClock,
+};
 use skipper_core::time::parse_duration;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -31,14 +34,19 @@ pub enum ActionCommand {
     #[command(after_help = "Examples:
   skipper action send /robot1/goto x=2 y=1                 drive robot1 of `skipper run --ros` to (2, 1)
   skipper action send /robot1/goto x=2 y=1 tolerance=0.3 --timeout 60s
-  skipper action send /fibonacci_like goal=5 --master http://127.0.0.1:11311
+  skipper action send /fibonacci order=5 --master http://127.0.0.1:11311
+  skipper action send /robot1/move_base '{target_pose: {header: {frame_id: robot1/odom}, pose: {position: {x: 1}, orientation: {w: 1}}}}'
+  skipper action send /robot1/move_base target_pose.pose.position.x=1 target_pose.pose.orientation.w=1
   skipper action send /robot1/run_option option=turn_and_release parameters='{\"angle\": 90}'
   skipper action send /tethys/run_mission mission=examples/missions/circle_profile.lua
-  skipper action send /tethys/goto x=-200 y=100            fly the AUV of a mission run there (within 10 m)
 
-Action types: skipper_msgs/Goto (x, y, tolerance), skipper_msgs/RunOption (option,
-parameters), skipper_msgs/RunMission (mission), actionlib/Test (goal), actionlib/TwoInts
-(a, b). The type is read from the master (the type of SERVER/goal).
+Any action type: it is read from the master (the type of SERVER/goal) and its definition
+is found compiled in (skipper_msgs/*, actionlib/Test, ...) or on the package path
+(ROS_PACKAGE_PATH, then /opt/ros/*/share and /usr/share/<package>, where Debian's
+ros-*-msgs packages put theirs). A FIELD may be a path into nested messages (a.b.c); a
+string field takes the text as it is, any other field a YAML value (`[1, 2]`, `{x: 1}`).
+An argument that is not FIELD=VALUE is a YAML mapping of fields, as `rostopic pub` takes.
+Feedback and result are printed as `rostopic echo` prints messages.
 
 Exit status: 0 when the goal SUCCEEDED, 1 when it ended otherwise (ABORTED, PREEMPTED,
 REJECTED, RECALLED, LOST), timed out or no server answered, 2 for bad input, 130 when
@@ -51,8 +59,8 @@ interrupted by Ctrl-C (the goal is cancelled first).")]
 pub struct SendArgs {
     /// The action server's name (its topic namespace), e.g. /robot1/goto.
     pub server: String,
-    /// The goal's fields as FIELD=VALUE.
-    #[arg(value_name = "FIELD=VALUE")]
+    /// The goal's fields: FIELD=VALUE (FIELD may be a.b.c) or a YAML mapping.
+    #[arg(value_name = "FIELD=VALUE|YAML")]
     pub fields: Vec<String>,
     /// The ROS master (default: ROS_MASTER_URI, else http://127.0.0.1:11311).
     #[arg(long, value_name = "URI")]
@@ -67,88 +75,6 @@ pub struct SendArgs {
     /// machine; prints a warning; for 0.0.0.0 set ROS_IP or ROS_HOSTNAME).
     #[arg(long, value_name = "ADDR")]
     pub ros_host: Option<std::net::IpAddr>,
-}
-
-/// A goal built from FIELD=VALUE arguments.
-trait FromFields: Sized + Default {
-    const FIELDS: &'static [&'static str];
-    fn set(&mut self, field: &str, value: &str) -> Result<(), String>;
-}
-
-fn num<T: std::str::FromStr>(field: &str, v: &str) -> Result<T, String> {
-    v.parse()
-        .map_err(|_| format!("{field}={v}: `{v}` is not a number of the right kind"))
-}
-
-impl FromFields for GotoGoal {
-    const FIELDS: &'static [&'static str] = &["x", "y", "tolerance"];
-    fn set(&mut self, f: &str, v: &str) -> Result<(), String> {
-        let x: f64 = num(f, v)?;
-        if !x.is_finite() {
-            return Err(format!("{f}={v}: must be a finite number"));
-        }
-        match f {
-            "x" => self.x = x,
-            "y" => self.y = x,
-            _ => self.tolerance = x,
-        }
-        Ok(())
-    }
-}
-impl FromFields for RunOptionGoal {
-    const FIELDS: &'static [&'static str] = &["option", "parameters"];
-    fn set(&mut self, f: &str, v: &str) -> Result<(), String> {
-        match f {
-            "option" => self.option = v.into(),
-            _ => self.parameters = v.into(),
-        }
-        Ok(())
-    }
-}
-impl FromFields for RunMissionGoal {
-    const FIELDS: &'static [&'static str] = &["mission"];
-    fn set(&mut self, _f: &str, v: &str) -> Result<(), String> {
-        self.mission = v.into();
-        Ok(())
-    }
-}
-impl FromFields for TestGoal {
-    const FIELDS: &'static [&'static str] = &["goal"];
-    fn set(&mut self, f: &str, v: &str) -> Result<(), String> {
-        self.goal = num(f, v)?;
-        Ok(())
-    }
-}
-impl FromFields for TwoIntsGoal {
-    const FIELDS: &'static [&'static str] = &["a", "b"];
-    fn set(&mut self, f: &str, v: &str) -> Result<(), String> {
-        let x = num(f, v)?;
-        match f {
-            "a" => self.a = x,
-            _ => self.b = x,
-        }
-        Ok(())
-    }
-}
-
-fn build<G: FromFields>(ty: &str, fields: &[String]) -> Result<G, Failure> {
-    let mut g = G::default();
-    for f in fields {
-        let Some((k, v)) = f.split_once('=') else {
-            return Err(Failure::bad_input(format!(
-                "`{f}` is not FIELD=VALUE (the fields of {ty} are {})",
-                G::FIELDS.join(", ")
-            )));
-        };
-        if !G::FIELDS.contains(&k) {
-            return Err(Failure::bad_input(format!(
-                "{ty} has no field `{k}` (its fields are {})",
-                G::FIELDS.join(", ")
-            )));
-        }
-        g.set(k, v).map_err(Failure::bad_input)?;
-    }
-    Ok(g)
 }
 
 /// Run it; returns the exit status.
@@ -188,17 +114,36 @@ fn send(args: SendArgs) -> Result<u8, Failure> {
         }
         std::thread::sleep(Duration::from_millis(100));
     };
-    let ty = ty.strip_suffix("ActionGoal").unwrap_or(&ty).to_string();
-    match ty.as_str() {
-        "skipper_msgs/Goto" => go::<Goto>(&node, &server, build(&ty, &args.fields)?, &args),
-        "skipper_msgs/RunOption" => go::<RunOption>(&node, &server, build(&ty, &args.fields)?, &args),
-        "skipper_msgs/RunMission" => go::<RunMission>(&node, &server, build(&ty, &args.fields)?, &args),
-        "actionlib/Test" => go::<Test>(&node, &server, build(&ty, &args.fields)?, &args),
-        "actionlib/TwoInts" => go::<TwoInts>(&node, &server, build(&ty, &args.fields)?, &args),
-        other => Err(Failure::failed(format!(
-            "{server} serves {other}, which this client does not know (it knows skipper_msgs/Goto, RunOption, RunMission, actionlib/Test, TwoInts)"
-        ))),
+    let Some(name) = ty.strip_suffix("ActionGoal") else {
+        return Err(Failure::bad_input(format!(
+            "{goal_topic} carries {ty}, not an action goal (package/NameActionGoal)"
+        )));
+    };
+    let action = TypeLoader::global()
+        .action(name)
+        .map(DynAction)
+        .map_err(|e| Failure::bad_input(format!("{server} serves {name}: {e}")))?;
+    let goal = message_from_args(action.schema().goal(), &args.fields).map_err(|e| {
+        Failure::bad_input(format!(
+            "{e}\n(the goal of {name} has: {})",
+            action.schema().goal().describe()
+        ))
+    })?;
+    go(&node, &server, action, goal, &args)
+}
+
+/// A message as YAML under `key:`, indented by two spaces.
+fn say_message(key: &str, m: &DynMessage) {
+    let body = to_yaml(m);
+    let mut text = format!("{key}:");
+    for line in body.lines() {
+        text.push_str("\n  ");
+        text.push_str(line);
     }
+    if body.is_empty() {
+        text.push_str(" {}");
+    }
+    say(format_args!("{text}"));
 }
 
 /// Print a line; a closed stdout (`| head`) is not an error worth a panic.
@@ -209,13 +154,14 @@ fn say(line: std::fmt::Arguments<'_>) {
     let _ = out.write_all(b"\n");
 }
 
-fn go<A: Action + Default>(
+fn go(
     node: &Node,
     server: &str,
-    goal: A::Goal,
+    action: DynAction,
+    goal: DynMessage,
     args: &SendArgs,
 ) -> Result<u8, Failure> {
-    let client = ActionClient::<A>::new(node.name(), Arc::new(SystemClock));
+    let client = ActionClient::with_type(action, node.name(), Arc::new(SystemClock));
     let _binding = ActionClientBinding::new(node, server, &client)
         .map_err(|e| Failure::failed(e.to_string()))?;
     let c = SimpleActionClient::new(client);
@@ -228,14 +174,12 @@ fn go<A: Action + Default>(
     let interrupted = Arc::new(AtomicBool::new(false));
     let i2 = interrupted.clone();
     crate::shutdown::on_stop(move || i2.store(true, Ordering::SeqCst));
-    say(format_args!("goal: {goal:?}"));
+    say_message("goal", &goal);
     c.send_goal(
         goal,
         None,
         Some(Box::new(|| say(format_args!("active")))),
-        Some(Box::new(|f: &A::Feedback| {
-            say(format_args!("feedback: {f:?}"))
-        })),
+        Some(Box::new(|f: &DynMessage| say_message("feedback", f))),
     );
     let start = Instant::now();
     let mut cancelled = None;
@@ -267,7 +211,7 @@ fn go<A: Action + Default>(
         }
     ));
     if let Some(r) = c.result() {
-        say(format_args!("result: {r:?}"));
+        say_message("result", &r);
     }
     Ok(match (state, cancelled) {
         (_, Some((_, false))) => exit::INTERRUPTED,
