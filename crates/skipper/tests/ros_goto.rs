@@ -21,10 +21,7 @@ fn goto_over_ros_with_feedback_cancel_and_pose() {
     let _run = Run::start(&["run", "--ros", &m.uri, "--no-log", "--until", "120"]);
     let out = send(&m.uri, &["/robot1/goto", "x=1.0", "y=0.5", "--wait", "20s"]);
     let text = succeeded(&out);
-    assert!(
-        text.contains("feedback:\n  distance: "),
-        "{text}"
-    );
+    assert!(text.contains("feedback:\n  distance: "), "{text}");
     assert!(text.contains("SUCCEEDED: reached"), "{text}");
     assert!(text.contains("result:\n  x: "), "{text}");
 
@@ -108,10 +105,7 @@ fn the_auv_takes_goto_goals_and_obeys_cmd_vel() {
         &["/tethys/goto", "x=-150", "y=100", "--wait", "20s"],
     );
     let text = succeeded(&out);
-    assert!(
-        text.contains("feedback:\n  distance: "),
-        "{text}"
-    );
+    assert!(text.contains("feedback:\n  distance: "), "{text}");
     assert!(text.contains("SUCCEEDED: reached"), "{text}");
 
     // a slow velocity command overrides the mission; silent, the mission flies on

@@ -1,0 +1,415 @@
+//! A ROS 1 node: it registers with the master over XML-RPC, serves the slave API
+//! (`requestTopic`, `publisherUpdate`, `getBusInfo`, `getPid`, ... — what `rostopic` and
+//! `rosnode` use), publishes and subscribes over TCPROS.
+//!
+//! Threads: one accepting XML-RPC calls, one accepting TCPROS subscribers, one writer per
+//! subscriber connection, one reader per publisher we subscribe to. A publisher writes a
+//! message to a subscriber itself when nothing is queued for it and the socket takes it
+//! without blocking (one system call, no thread woken); otherwise the message waits in
+//! the connection's bounded queue for its writer thread, so a slow subscriber never
+//! blocks a publisher (beyond the queue, messages are dropped and counted). Every socket
+//! has TCP_NODELAY.
+//! A bad peer (malformed header, wrong md5sum, oversized or truncated message, garbage
+//! XML-RPC) gets an error, its connection is closed, it is counted in [`NodeStats`], and
+//! the node keeps serving the others.
+
+mod publish;
+mod slave;
+mod subscribe;
+
+pub use publish::Publisher;
+pub use subscribe::Subscriber;
+
+use super::xmlrpc::{self, Value};
+use publish::{close_pub, tcpros_loop, PubTopic};
+use slave::xmlrpc_loop;
+use std::collections::HashMap;
+use std::net::{IpAddr, Ipv4Addr, SocketAddr, TcpListener, TcpStream};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, MutexGuard};
+use std::thread::JoinHandle;
+use std::time::Duration;
+use subscribe::{close_sub, update_publishers, SubTopic};
+
+/// Errors of the ROS 1 node.
+#[derive(Debug, thiserror::Error)]
+pub enum RosError {
+    /// The master could not be reached or refused a call.
+    #[error("ROS master at {uri}: {msg}")]
+    Master {
+        /// master URI
+        uri: String,
+        /// what happened
+        msg: String,
+    },
+    /// A socket could not be opened.
+    #[error("cannot listen on {0}: {1}")]
+    Listen(String, std::io::Error),
+    /// A bad name.
+    #[error("{0}")]
+    BadName(String),
+}
+
+/// How a node is set up.
+#[derive(Debug, Clone)]
+pub struct NodeConfig {
+    /// The node name (`/skipper`).
+    pub name: String,
+    /// The master (`http://127.0.0.1:11311/`).
+    pub master_uri: String,
+    /// The address the node's servers listen on (127.0.0.1 unless told otherwise).
+    pub bind: IpAddr,
+    /// The host name put in the node's URIs (ROS_HOSTNAME / ROS_IP, else the bind address).
+    pub advertise_host: String,
+    /// Outgoing queue length per subscriber connection (messages beyond it are dropped).
+    pub queue_size: usize,
+}
+
+/// The default master URI.
+pub const DEFAULT_MASTER: &str = "http://127.0.0.1:11311/";
+
+impl NodeConfig {
+    /// A node named `name`, master from `ROS_MASTER_URI` (default 127.0.0.1:11311),
+    /// listening on 127.0.0.1, advertising `ROS_HOSTNAME` / `ROS_IP` if set.
+    pub fn from_env(name: &str) -> Self {
+        let bind = IpAddr::V4(Ipv4Addr::LOCALHOST);
+        let advertise_host = std::env::var("ROS_HOSTNAME")
+            .ok()
+            .filter(|s| !s.is_empty())
+            .or_else(|| std::env::var("ROS_IP").ok().filter(|s| !s.is_empty()))
+            .unwrap_or_else(|| bind.to_string());
+        Self {
+            name: name.to_string(),
+            master_uri: std::env::var("ROS_MASTER_URI")
+                .ok()
+                .filter(|s| !s.is_empty())
+                .unwrap_or_else(|| DEFAULT_MASTER.to_string()),
+            bind,
+            advertise_host,
+            queue_size: 100,
+        }
+    }
+}
+
+/// Counts of what went wrong with peers.
+#[derive(Debug, Default)]
+pub struct NodeStats {
+    /// malformed TCPROS headers received
+    pub bad_headers: AtomicU64,
+    /// connections refused (wrong md5sum, unknown topic, ...) either way
+    pub refused: AtomicU64,
+    /// messages that did not decode (counted and skipped)
+    pub bad_messages: AtomicU64,
+    /// XML-RPC requests that did not parse
+    pub bad_xmlrpc: AtomicU64,
+    /// messages dropped because a subscriber's queue was full
+    pub dropped: AtomicU64,
+}
+
+/// A handler for received message bodies: (bytes, publisher's caller id).
+pub type Handler = Arc<dyn Fn(&[u8], &str) -> Result<(), String> + Send + Sync>;
+
+struct Inner {
+    name: String,
+    master_uri: String,
+    host: String,
+    xmlrpc_uri: String,
+    xmlrpc_addr: SocketAddr,
+    tcpros_addr: SocketAddr,
+    tcpros_port: u16,
+    queue_size: usize,
+    pubs: Mutex<HashMap<String, Arc<PubTopic>>>,
+    subs: Mutex<HashMap<String, Arc<SubTopic>>>,
+    stop: AtomicBool,
+    shutdown_requested: AtomicBool,
+    next_conn: AtomicU64,
+    stats: NodeStats,
+    threads: Mutex<Vec<JoinHandle<()>>>,
+}
+
+/// A ROS 1 node; clones share it. Dropping the last clone shuts it down.
+#[derive(Clone)]
+pub struct Node {
+    inner: Arc<Inner>,
+    _guard: Arc<ShutdownGuard>,
+}
+
+struct ShutdownGuard(Arc<Inner>);
+
+impl Drop for ShutdownGuard {
+    fn drop(&mut self) {
+        self.0.shutdown();
+    }
+}
+
+fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+    match m.lock() {
+        Ok(g) => g,
+        Err(p) => p.into_inner(),
+    }
+}
+
+const RPC_TIMEOUT: Duration = Duration::from_secs(5);
+
+/// Check a graph resource name: absolute, `/`-separated, `[A-Za-z0-9_/]`.
+pub fn check_name(name: &str) -> Result<(), RosError> {
+    let ok = name.starts_with('/')
+        && name.len() > 1
+        && !name.ends_with('/')
+        && !name.contains("//")
+        && name
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '/')
+        && name.split('/').skip(1).all(|p| {
+            p.chars()
+                .next()
+                .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+        });
+    if ok {
+        Ok(())
+    } else {
+        Err(RosError::BadName(format!(
+            "`{name}` is not a ROS name (expected /a/b: letters, digits and _, each part starting with a letter)"
+        )))
+    }
+}
+
+impl Node {
+    /// Start a node: open its XML-RPC and TCPROS servers and check that the master answers.
+    pub fn new(config: NodeConfig) -> Result<Self, RosError> {
+        check_name(&config.name)?;
+        let xl = TcpListener::bind((config.bind, 0))
+            .map_err(|e| RosError::Listen(config.bind.to_string(), e))?;
+        let tl = TcpListener::bind((config.bind, 0))
+            .map_err(|e| RosError::Listen(config.bind.to_string(), e))?;
+        let xmlrpc_addr = xl
+            .local_addr()
+            .map_err(|e| RosError::Listen(config.bind.to_string(), e))?;
+        let tcpros_addr = tl
+            .local_addr()
+            .map_err(|e| RosError::Listen(config.bind.to_string(), e))?;
+        let inner = Arc::new(Inner {
+            name: config.name.clone(),
+            master_uri: config.master_uri.clone(),
+            host: config.advertise_host.clone(),
+            xmlrpc_uri: format!("http://{}:{}/", config.advertise_host, xmlrpc_addr.port()),
+            xmlrpc_addr,
+            tcpros_addr,
+            tcpros_port: tcpros_addr.port(),
+            queue_size: config.queue_size.max(1),
+            pubs: Mutex::new(HashMap::new()),
+            subs: Mutex::new(HashMap::new()),
+            stop: AtomicBool::new(false),
+            shutdown_requested: AtomicBool::new(false),
+            next_conn: AtomicU64::new(1),
+            stats: NodeStats::default(),
+            threads: Mutex::new(Vec::new()),
+        });
+        // the master must answer before anything else
+        inner.master("getUri", vec![])?;
+        let i2 = inner.clone();
+        let t1 = std::thread::Builder::new()
+            .name("ros1-xmlrpc".into())
+            .spawn(move || xmlrpc_loop(i2, xl))
+            .map_err(|e| RosError::Listen("thread".into(), e))?;
+        let i3 = inner.clone();
+        let t2 = std::thread::Builder::new()
+            .name("ros1-tcpros".into())
+            .spawn(move || tcpros_loop(i3, tl))
+            .map_err(|e| RosError::Listen("thread".into(), e))?;
+        lock(&inner.threads).extend([t1, t2]);
+        Ok(Node {
+            _guard: Arc::new(ShutdownGuard(inner.clone())),
+            inner,
+        })
+    }
+
+    /// The node name.
+    pub fn name(&self) -> &str {
+        &self.inner.name
+    }
+    /// The node's XML-RPC URI.
+    pub fn uri(&self) -> &str {
+        &self.inner.xmlrpc_uri
+    }
+    /// The master URI.
+    pub fn master_uri(&self) -> &str {
+        &self.inner.master_uri
+    }
+    /// What went wrong with peers so far.
+    pub fn stats(&self) -> &NodeStats {
+        &self.inner.stats
+    }
+    /// The TCPROS server's address.
+    pub fn tcpros_addr(&self) -> SocketAddr {
+        self.inner.tcpros_addr
+    }
+    /// `true` once the master asked this node to shut down (another node took its name).
+    pub fn shutdown_requested(&self) -> bool {
+        self.inner.shutdown_requested.load(Ordering::SeqCst)
+    }
+
+    /// Advertise a topic and register it with the master.
+    pub fn advertise(
+        &self,
+        topic: &str,
+        ty: &str,
+        md5: &str,
+        definition: &str,
+        latched: bool,
+    ) -> Result<Publisher, RosError> {
+        check_name(topic)?;
+        let t = Arc::new(PubTopic {
+            topic: topic.to_string(),
+            ty: ty.to_string(),
+            md5: md5.to_string(),
+            definition: definition.to_string(),
+            latched,
+            last: Mutex::new(None),
+            spare: Mutex::new(None),
+            conns: Mutex::new(Vec::new()),
+        });
+        lock(&self.inner.pubs).insert(topic.to_string(), t.clone());
+        self.inner.master(
+            "registerPublisher",
+            vec![
+                topic.into(),
+                ty.into(),
+                self.inner.xmlrpc_uri.clone().into(),
+            ],
+        )?;
+        Ok(Publisher {
+            node: self.clone(),
+            topic: t,
+        })
+    }
+
+    /// Subscribe to a topic: `handler` gets each message body and its publisher's caller id.
+    pub fn subscribe(
+        &self,
+        topic: &str,
+        ty: &str,
+        md5: &str,
+        definition: &str,
+        handler: Handler,
+    ) -> Result<Subscriber, RosError> {
+        check_name(topic)?;
+        let t = Arc::new(SubTopic {
+            topic: topic.to_string(),
+            ty: ty.to_string(),
+            md5: md5.to_string(),
+            definition: definition.to_string(),
+            handler,
+            conns: Mutex::new(HashMap::new()),
+        });
+        lock(&self.inner.subs).insert(topic.to_string(), t.clone());
+        let v = self.inner.master(
+            "registerSubscriber",
+            vec![
+                topic.into(),
+                ty.into(),
+                self.inner.xmlrpc_uri.clone().into(),
+            ],
+        )?;
+        let uris: Vec<String> = v
+            .as_array()
+            .unwrap_or(&[])
+            .iter()
+            .filter_map(|u| u.as_str().map(str::to_string))
+            .collect();
+        update_publishers(&self.inner, &t, &uris);
+        Ok(Subscriber {
+            node: self.clone(),
+            topic: t,
+        })
+    }
+
+    /// A parameter's value (`None` if it is not set).
+    pub fn get_param(&self, key: &str) -> Option<Value> {
+        self.inner.master("getParam", vec![key.into()]).ok()
+    }
+
+    /// Search the parameter tree upward from this node's namespace for `key`.
+    pub fn search_param(&self, key: &str) -> Option<String> {
+        self.inner
+            .master("searchParam", vec![key.into()])
+            .ok()
+            .and_then(|v| v.as_str().map(str::to_string))
+    }
+
+    /// The topics the master knows and their types.
+    pub fn topic_types(&self) -> Result<Vec<(String, String)>, RosError> {
+        let v = self.inner.master("getTopicTypes", vec![])?;
+        Ok(v.as_array()
+            .unwrap_or(&[])
+            .iter()
+            .filter_map(|p| {
+                let a = p.as_array()?;
+                Some((
+                    a.first()?.as_str()?.to_string(),
+                    a.get(1)?.as_str()?.to_string(),
+                ))
+            })
+            .collect())
+    }
+
+    /// Unregister everything and close every connection (also done on drop).
+    pub fn shutdown(&self) {
+        self.inner.shutdown();
+    }
+}
+
+impl Inner {
+    /// Call the master; the reply's value when its code is 1.
+    fn master(&self, method: &str, mut params: Vec<Value>) -> Result<Value, RosError> {
+        params.insert(0, self.name.as_str().into());
+        let err = |msg: String| RosError::Master {
+            uri: self.master_uri.clone(),
+            msg,
+        };
+        let v = xmlrpc::call(&self.master_uri, method, &params, RPC_TIMEOUT)
+            .map_err(|e| err(e.to_string()))?;
+        let a = v
+            .as_array()
+            .ok_or_else(|| err(format!("{method}: the reply is not [code, message, value]")))?;
+        match (a.first().and_then(Value::as_int), a.get(1), a.get(2)) {
+            (Some(1), _, Some(v)) => Ok(v.clone()),
+            (Some(c), m, _) => Err(err(format!(
+                "{method} failed ({c}): {}",
+                m.and_then(Value::as_str).unwrap_or("")
+            ))),
+            _ => Err(err(format!("{method}: malformed reply"))),
+        }
+    }
+
+    fn shutdown(&self) {
+        if self.stop.swap(true, Ordering::SeqCst) {
+            return;
+        }
+        let pubs: Vec<_> = lock(&self.pubs).drain().map(|x| x.1).collect();
+        for p in pubs {
+            let _ = self.master(
+                "unregisterPublisher",
+                vec![p.topic.as_str().into(), self.xmlrpc_uri.as_str().into()],
+            );
+            close_pub(&p);
+        }
+        let subs: Vec<_> = lock(&self.subs).drain().map(|x| x.1).collect();
+        for s in subs {
+            let _ = self.master(
+                "unregisterSubscriber",
+                vec![s.topic.as_str().into(), self.xmlrpc_uri.as_str().into()],
+            );
+            close_sub(&s);
+        }
+        // wake the accept loops
+        let _ = TcpStream::connect_timeout(&self.xmlrpc_addr, Duration::from_millis(200));
+        let _ = TcpStream::connect_timeout(&self.tcpros_addr, Duration::from_millis(200));
+        let threads: Vec<_> = lock(&self.threads).drain(..).collect();
+        for t in threads {
+            if t.thread().id() != std::thread::current().id() {
+                let _ = t.join();
+            }
+        }
+    }
+}

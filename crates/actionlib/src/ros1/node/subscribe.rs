@@ -1,0 +1,223 @@
+//! Subscribing: a topic a node subscribes to, one reader thread per publisher of it
+//! (connected as the master's `publisherUpdate` lists them, dropped when they vanish),
+//! each reading length-prefixed frames and handing them to the subscription's handler,
+//! and the [`Subscriber`] handle.
+
+use super::publish::md5_matches;
+use super::{lock, Handler, Inner, Node, RPC_TIMEOUT};
+use crate::ros1::tcpros::{self, Header, TcprosError};
+use crate::ros1::xmlrpc::{self, Value};
+use std::collections::HashMap;
+use std::io::BufReader;
+use std::net::{Shutdown, TcpStream, ToSocketAddrs};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
+
+pub(super) struct PubConn {
+    pub(super) id: u64,
+    pub(super) callerid: Arc<Mutex<Option<String>>>,
+    pub(super) stream: Arc<Mutex<Option<TcpStream>>>,
+    pub(super) stop: Arc<AtomicBool>,
+}
+
+pub(super) struct SubTopic {
+    pub(super) topic: String,
+    pub(super) ty: String,
+    pub(super) md5: String,
+    pub(super) definition: String,
+    pub(super) handler: Handler,
+    pub(super) conns: Mutex<HashMap<String, PubConn>>,
+}
+
+pub(super) fn close_conn(c: &PubConn) {
+    c.stop.store(true, Ordering::SeqCst);
+    if let Some(s) = lock(&c.stream).as_ref() {
+        let _ = s.shutdown(Shutdown::Both);
+    }
+}
+
+pub(super) fn close_sub(s: &SubTopic) {
+    for (_, c) in lock(&s.conns).drain() {
+        close_conn(&c);
+    }
+}
+
+/// Connect to new publishers of `sub`, drop vanished ones.
+pub(super) fn update_publishers(inner: &Arc<Inner>, sub: &Arc<SubTopic>, uris: &[String]) {
+    let mut conns = lock(&sub.conns);
+    conns.retain(|uri, c| {
+        let keep = uris.contains(uri) && !c.stop.load(Ordering::SeqCst);
+        if !keep {
+            close_conn(c);
+        }
+        keep
+    });
+    for uri in uris {
+        if conns.contains_key(uri) || inner.stop.load(Ordering::SeqCst) {
+            continue;
+        }
+        let c = PubConn {
+            id: inner.next_conn.fetch_add(1, Ordering::Relaxed),
+            callerid: Arc::new(Mutex::new(None)),
+            stream: Arc::new(Mutex::new(None)),
+            stop: Arc::new(AtomicBool::new(false)),
+        };
+        let (i2, s2, u2) = (inner.clone(), sub.clone(), uri.clone());
+        let (cid, stream, stop) = (c.callerid.clone(), c.stream.clone(), c.stop.clone());
+        conns.insert(uri.clone(), c);
+        let _ = std::thread::Builder::new()
+            .name("ros1-sub-conn".into())
+            .spawn(move || {
+                if let Err(e) = read_publisher(&i2, &s2, &u2, &cid, &stream, &stop) {
+                    if !stop.load(Ordering::SeqCst) {
+                        tracing::warn!("{}: connection to {u2} ended: {e}", s2.topic);
+                    }
+                }
+                *lock(&cid) = None;
+                stop.store(true, Ordering::SeqCst);
+            });
+    }
+}
+
+pub(super) fn read_publisher(
+    inner: &Inner,
+    sub: &SubTopic,
+    uri: &str,
+    callerid: &Mutex<Option<String>>,
+    slot: &Mutex<Option<TcpStream>>,
+    stop: &AtomicBool,
+) -> Result<(), String> {
+    let v = xmlrpc::call(
+        uri,
+        "requestTopic",
+        &[
+            inner.name.as_str().into(),
+            sub.topic.as_str().into(),
+            Value::Array(vec![Value::Array(vec!["TCPROS".into()])]),
+        ],
+        RPC_TIMEOUT,
+    )
+    .map_err(|e| e.to_string())?;
+    let proto = v
+        .as_array()
+        .filter(|a| a.first().and_then(Value::as_int) == Some(1))
+        .and_then(|a| a.get(2))
+        .and_then(Value::as_array)
+        .ok_or_else(|| format!("requestTopic refused: {v:?}"))?;
+    let (Some(host), Some(port)) = (
+        proto.get(1).and_then(Value::as_str),
+        proto.get(2).and_then(Value::as_int),
+    ) else {
+        return Err(format!("requestTopic gave no TCPROS address: {v:?}"));
+    };
+    let port = u16::try_from(port).map_err(|_| format!("bad port {port}"))?;
+    let addr = (host, port)
+        .to_socket_addrs()
+        .map_err(|e| e.to_string())?
+        .next()
+        .ok_or("no address")?;
+    let mut s = TcpStream::connect_timeout(&addr, RPC_TIMEOUT).map_err(|e| e.to_string())?;
+    let _ = s.set_nodelay(true);
+    *lock(slot) = s.try_clone().ok();
+    if stop.load(Ordering::SeqCst) {
+        return Ok(());
+    }
+    Header::default()
+        .with("callerid", &inner.name)
+        .with("topic", &sub.topic)
+        .with("md5sum", &sub.md5)
+        .with("type", &sub.ty)
+        .with("message_definition", &sub.definition)
+        .with("tcp_nodelay", "1")
+        .write(&mut s)
+        .map_err(|e| e.to_string())?;
+    let _ = s.set_read_timeout(Some(RPC_TIMEOUT));
+    let h = Header::read(&mut s).map_err(|e| {
+        inner.stats.bad_headers.fetch_add(1, Ordering::Relaxed);
+        e.to_string()
+    })?;
+    if let Some(e) = h.get("error") {
+        inner.stats.refused.fetch_add(1, Ordering::Relaxed);
+        return Err(format!("the publisher refused: {e}"));
+    }
+    let theirs = h.get("md5sum").unwrap_or("");
+    if !md5_matches(theirs, &sub.md5) {
+        inner.stats.refused.fetch_add(1, Ordering::Relaxed);
+        let _ = s.shutdown(Shutdown::Both);
+        return Err(format!(
+            "md5sum mismatch: the publisher has {}/{theirs}, we expect {}/{}",
+            h.get("type").unwrap_or("?"),
+            sub.ty,
+            sub.md5
+        ));
+    }
+    let who = h.get("callerid").unwrap_or(uri).to_string();
+    *lock(callerid) = Some(who.clone());
+    let _ = s.set_read_timeout(None);
+    let mut r = BufReader::with_capacity(64 << 10, s);
+    let mut buf = Vec::new();
+    loop {
+        match tcpros::read_frame(&mut r, &mut buf) {
+            Ok(()) => {
+                if let Err(e) = (sub.handler)(&buf, &who) {
+                    inner.stats.bad_messages.fetch_add(1, Ordering::Relaxed);
+                    tracing::warn!("{}: skipped a message from {who}: {e}", sub.topic);
+                }
+            }
+            Err(TcprosError::TooLarge(n)) => {
+                inner.stats.bad_messages.fetch_add(1, Ordering::Relaxed);
+                return Err(format!("a {n}-byte message is over the limit; closing"));
+            }
+            Err(e) => {
+                return if stop.load(Ordering::SeqCst) {
+                    Ok(())
+                } else {
+                    Err(e.to_string())
+                };
+            }
+        }
+    }
+}
+
+/// A subscription; dropping it unsubscribes.
+pub struct Subscriber {
+    pub(super) node: Node,
+    pub(super) topic: Arc<SubTopic>,
+}
+
+impl Subscriber {
+    /// Caller ids of the publishers we are connected to.
+    pub fn publishers(&self) -> Vec<String> {
+        lock(&self.topic.conns)
+            .values()
+            .filter_map(|c| lock(&c.callerid).clone())
+            .collect()
+    }
+    /// The topic.
+    pub fn topic(&self) -> &str {
+        &self.topic.topic
+    }
+}
+
+impl Drop for Subscriber {
+    fn drop(&mut self) {
+        let inner = &self.node.inner;
+        let removed = {
+            let mut subs = lock(&inner.subs);
+            match subs.get(&self.topic.topic) {
+                Some(s) if Arc::ptr_eq(s, &self.topic) => subs.remove(&self.topic.topic).is_some(),
+                _ => false,
+            }
+        };
+        if removed && !inner.stop.load(Ordering::SeqCst) {
+            let _ = inner.master(
+                "unregisterSubscriber",
+                vec![
+                    self.topic.topic.as_str().into(),
+                    inner.xmlrpc_uri.as_str().into(),
+                ],
+            );
+        }
+        close_sub(&self.topic);
+    }
+}
