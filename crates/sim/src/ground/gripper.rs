@@ -5,7 +5,9 @@
 //! beam crosses the gap at x = 0.26 m, the outer one at x = 0.34 m. The paddles take
 //! 2 s to close fully and the lift 3 s to travel; a closing pair stops on an object
 //! between them, both paddle contacts close, and the object is held (it follows the
-//! robot, and rises with the lift) until the paddles open again.
+//! robot, and rises with the lift) until the paddles open again. Paddles that close
+//! fully on nothing press on each other, so both contacts close then too (ARIA reports
+//! a gripper "closed" only when both contacts are pressed).
 //!
 //! The state is reported as the GRIPPERpac state byte of the P2OS manual, Table 10:
 //! bit 0 grip limit (0 = paddles fully open), bit 1 lift limit (0 = lift fully up or
@@ -253,8 +255,8 @@ impl Gripper {
         if !inner_blocked {
             b |= 1 << 3;
         }
-        if self.held.is_none() {
-            b |= (1 << 4) | (1 << 5); // paddles not grasping
+        if self.held.is_none() && self.paddles < 1.0 {
+            b |= (1 << 4) | (1 << 5); // paddles not grasping (fully closed: they touch)
         }
         if self.lift_moving {
             b |= 1 << 6;
@@ -282,7 +284,7 @@ mod tests {
     }
 
     #[test]
-    fn closing_on_nothing_closes_fully_without_contact() {
+    fn closing_on_nothing_closes_fully_with_the_paddles_touching() {
         let mut g = Gripper::default();
         g.command(GripperCommand::Close);
         g.step(0.1, None);
@@ -291,7 +293,7 @@ mod tests {
             g.step(0.1, None);
         }
         assert_eq!(g.paddles, 1.0);
-        assert_eq!(g.state_byte(false, false), 0b0011_1101);
+        assert_eq!(g.state_byte(false, false), 0b0000_1101); // closed, both contacts pressed
     }
 
     #[test]

@@ -200,6 +200,36 @@ impl GroundWorld {
         Ok(())
     }
 
+    /// Ray-cast robot `i`'s laser at any resolution (a P2OS server streams it as
+    /// MobileSim does): `out[k]` becomes the range (m) of the beam at `first_deg + k *
+    /// step_deg` (robot frame, 0 straight ahead, counter-clockwise positive), cast from
+    /// the laser's mounting point against walls, other robots and objects, up to
+    /// [`GroundWorld::laser_range`] (what a beam that hits nothing reads). No noise is
+    /// added. `None` if there is no robot `i` or it has no laser.
+    pub fn laser_scan(
+        &self,
+        i: usize,
+        first_deg: f64,
+        step_deg: f64,
+        out: &mut [f64],
+    ) -> Option<()> {
+        let r = self.robots.get(i).filter(|r| r.spec.laser)?;
+        let pose = r.truth;
+        let (sn, cs) = pose.yaw.sin_cos();
+        let o = pose.position() + Vec2::new(params::LASER_X, 0.0).rotate_sc(sn, cs);
+        let max = self.settings.laser_range;
+        for (k, range) in out.iter_mut().enumerate() {
+            let d = Vec2::from_angle(pose.yaw + (first_deg + k as f64 * step_deg).to_radians());
+            *range = self.space.raycast(o, d, max, i, true);
+        }
+        Some(())
+    }
+
+    /// The laser's range (m): what a beam that hits nothing reads.
+    pub fn laser_range(&self) -> f64 {
+        self.settings.laser_range
+    }
+
     fn index_robots_with(&mut self, margin: f64) {
         for (i, r) in self.robots.iter().enumerate() {
             self.space.set_circle(
