@@ -2,7 +2,9 @@
 //! meaning, and command packets.
 //!
 //! Commands 35, 36 and 37 are ADSEL, GRIPPERVAL and GRIPPERPACREQUEST as in P2OS and
-//! ARIA (MobileSim/AMRISim reuses them for old simulated-laser commands; we do not).
+//! ARIA. MobileSim/AMRISim reads them, with 38, as the old SRISim simulated-laser
+//! commands that ARIA's simulated laser still sends; the server tells the two apart
+//! (`server::OldLaserCommands`).
 
 use crate::args::Arg;
 use crate::error::Error;
@@ -142,10 +144,10 @@ commands! {
     LatAccel = 113, "LATACCEL", Int, "Lateral acceleration (Seekur).";
     SimSetPose = 224, "SIM_SET_POSE", ThreeInt4, "Simulator: move the robot to this true pose (x mm, y mm, th deg); odometry unchanged.";
     SimReset = 225, "SIM_RESET", OptionalInt, "Simulator: back to the start pose, odometry zero.";
-    SimLrfEnable = 230, "SIM_LRF_ENABLE", Int, "Simulator: simulated laser on or off (packets 0x60/0x61).";
+    SimLrfEnable = 230, "SIM_LRF_ENABLE", Int, "Simulator: simulated laser off (0), on with plain 0x60 packets (1) or extended 0x61 packets (2).";
     SimLrfSetFovStart = 231, "SIM_LRF_SET_FOV_START", Int, "Simulator: laser field of view start, degrees.";
     SimLrfSetFovEnd = 232, "SIM_LRF_SET_FOV_END", Int, "Simulator: laser field of view end, degrees.";
-    SimLrfSetRes = 233, "SIM_LRF_SET_RES", Int, "Simulator: laser resolution.";
+    SimLrfSetRes = 233, "SIM_LRF_SET_RES", Int, "Simulator: degrees between laser readings, in hundredths (as MobileSim reads it).";
     SimCtrl = 236, "SIM_CTRL", Int, "Simulator meta-operation (1 load map, 6 request SIMINFO 0x63, ...).";
     SimStat = 237, "SIM_STAT", OptionalInt, "Simulator: request SIMSTAT (0x62).";
     SimMessage = 238, "SIM_MESSAGE", Str, "Simulator: log this text.";

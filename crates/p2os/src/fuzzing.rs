@@ -5,7 +5,8 @@
 use crate::command::CommandPacket;
 use crate::frame::{Frame, Framer};
 use crate::packets::{
-    ConfigPac, EncoderPac, GripperPac, Identity, IoPac, Playlist, SimStat, Sip, Tcm2Pac,
+    ConfigPac, EncoderPac, GripperPac, Identity, IoPac, LaserPac, Playlist, SimInfo, SimStat, Sip,
+    Tcm2Pac,
 };
 
 /// Decode `frame` as every kind of packet; re-encode what decodes and check that it
@@ -32,6 +33,12 @@ pub fn decode_all(frame: &Frame<'_>, sip: &mut Sip) {
     let _ = Tcm2Pac::decode(&as_any(0xC0));
     let _ = Playlist::decode(&as_any(0x5B));
     let _ = SimStat::decode(&as_any(0x62));
+    let _ = SimInfo::decode(&as_any(0x63)).map(|p| p.encode());
+    for id in [0x60, 0x61] {
+        if let Ok(p) = LaserPac::decode(&as_any(id)) {
+            assert_eq!(p.readings().count(), p.len());
+        }
+    }
 }
 
 /// The fuzz target's body.

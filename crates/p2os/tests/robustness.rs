@@ -128,7 +128,7 @@ proptest! {
             battery_x10: Some(u16::from(bat)), charge_state: Some(1), rot_vel: Some(rot), fault_flags: Some(0), lat_vel: Some(0),
             temperature: Some(-127), state_of_charge: Some(90), uc_time: Some(123456), flags3: Some(7) };
         let opts: [&dyn Fn(&mut SipTail); 14] = [
-            &|t| t.grip_state = None, &|t| t.anport = None, &|t| t.analog = None, &|t| t.digin = None, &|t| t.digout = None,
+            &|t| t.anport = None, &|t| t.grip_state = None, &|t| t.analog = None, &|t| t.digin = None, &|t| t.digout = None,
             &|t| t.battery_x10 = None, &|t| t.charge_state = None, &|t| t.rot_vel = None, &|t| t.fault_flags = None,
             &|t| t.lat_vel = None, &|t| t.temperature = None, &|t| t.state_of_charge = None, &|t| t.uc_time = None, &|t| t.flags3 = None];
         let mut tail = full;

@@ -2,9 +2,12 @@
 //! packets in, bytes out, time passed in by hand.
 
 use skipper_core::{Actuation, Drive, GripperCommand, Pose2, Rotation, Translation};
-use skipper_p2os::packets::{ids, ConfigPac, Identity, Playlist, SimStat, Sip, SoundRef};
+use skipper_p2os::packets::{
+    ids, ConfigPac, Identity, LaserPac, Playlist, SimDevice, SimInfo, SimStat, Sip, SoundRef,
+};
 use skipper_p2os::server::{
-    Outcome, Phase, RobotFleet, RobotIdentity, RobotStatus, ServerConfig, Session, Sound,
+    OldLaserCommands, Outcome, Phase, RobotFleet, RobotIdentity, RobotStatus, ServerConfig,
+    Session, Sound,
 };
 use skipper_p2os::{CommandId, CommandPacket, Frame, Framer, PacketBuf};
 use std::time::Duration;
@@ -18,6 +21,8 @@ struct Recorder {
     sounds: Vec<String>,
     playlist: Vec<SoundRef>,
     subtype: String,
+    /// (first angle, step) of each laser scan asked for
+    scans: Vec<(f64, f64)>,
 }
 
 impl RobotFleet for Recorder {
@@ -52,6 +57,22 @@ impl RobotFleet for Recorder {
     }
     fn playlist(&self, _robot: usize) -> Vec<SoundRef> {
         self.playlist.clone()
+    }
+    /// every beam reads its own angle: (angle + 180°) / 100 m, so the mm tell the angle
+    fn laser_scan(&mut self, _robot: usize, first: f64, step: f64, out: &mut [f64]) -> bool {
+        self.scans.push((first, step));
+        for (k, r) in out.iter_mut().enumerate() {
+            *r = (first + k as f64 * step + 180.0) / 100.0;
+        }
+        true
+    }
+    fn devices(&self, _robot: usize) -> Vec<SimDevice> {
+        vec![SimDevice {
+            name: "laser".into(),
+            kind: "laser".into(),
+            which: 0,
+            status: 0,
+        }]
     }
 }
 
@@ -323,9 +344,11 @@ fn sips_and_streams_after_each_cycle() {
     assert_eq!(sip.sonar().len(), 1);
     assert_eq!((sip.sonar()[0].index, sip.sonar()[0].range), (3, 1234));
     let t = sip.tail();
+    // port 5, then Table 10's 0x3C (open, beams clear) as ARIA's General-I/O gripper
+    // reads it: the beam bits mean 1 = broken, so both are 0
     assert_eq!(
-        (t.grip_state, t.anport, t.analog),
-        (Some(0x3C), Some(5), Some(128))
+        (t.anport, t.grip_state, t.analog),
+        (Some(5), Some(0x30), Some(128))
     );
     // once-only packets are not repeated; continuous ones are
     let mut out = Vec::new();
@@ -492,4 +515,154 @@ fn tcm2_modes_switch_the_compass_calibrate_and_reset() {
     assert_eq!(cycle(&mut s, &mut f), (45, None));
     send(&mut s, &mut f, &cmd(CommandId::Tcm2, 2), 0);
     assert_eq!(cycle(&mut s, &mut f).1.unwrap().cal_h, 0);
+}
+
+/// One cycle's laser packets: (extended, total, every reading's angle in degrees).
+fn scan(s: &mut Session, f: &mut Recorder) -> Option<(bool, u16, Vec<f64>)> {
+    let mut out = Vec::new();
+    s.cycle(f, &mut out);
+    let mut got: Option<(bool, u16, Vec<f64>)> = None;
+    Framer::new().feed(&out, |fr| {
+        if let Ok(p) = LaserPac::decode(&fr) {
+            let g = got.get_or_insert((p.extended, p.total, Vec::new()));
+            assert_eq!(usize::from(p.first), g.2.len(), "packets in order");
+            g.2.extend(p.readings().map(|(mm, _)| f64::from(mm) / 10.0 - 180.0));
+        }
+    });
+    got
+}
+
+fn sends(s: &mut Session, f: &mut Recorder, cmds: &[(u8, i32)]) -> Vec<(u8, Vec<u8>)> {
+    let mut replies = Vec::new();
+    for &(n, v) in cmds {
+        let p = CommandPacket {
+            number: n,
+            arg: skipper_p2os::Arg::Int(v),
+        }
+        .encode()
+        .unwrap();
+        replies.extend(send(s, f, &p, 10).1);
+    }
+    replies
+}
+
+/// What ARIA's simulated laser sends to configure and start the laser.
+const ARIA_LASER: [(u8, i32); 4] = [(36, -90), (37, 90), (38, 50), (35, 2)];
+
+#[test]
+fn arias_laser_sequence_starts_the_laser_and_lone_commands_keep_their_p2os_meaning() {
+    let mut f = fleet();
+    let mut s = open(&mut f, &ServerConfig::default());
+    // ARIA's gripper query (37 2) and an ADSEL 3 alone are P2OS commands
+    sends(&mut s, &mut f, &[(37, 2), (35, 3)]);
+    assert!(f.acts.iter().any(|a| a.analog_select == Some(3)));
+    let mut out = Vec::new();
+    s.cycle(&mut f, &mut out);
+    assert!(
+        frames(&out).iter().any(|p| p.0 == ids::GRIPPER),
+        "GRIPPERpac streams"
+    );
+    assert!(scan(&mut s, &mut f).is_none(), "no laser yet");
+    f.acts.clear();
+    // the simulated laser's four commands, back to back
+    sends(&mut s, &mut f, &ARIA_LASER);
+    assert!(
+        f.acts.is_empty(),
+        "no ADSEL, no gripper command: {:?}",
+        f.acts
+    );
+    let (extended, total, angles) = scan(&mut s, &mut f).unwrap();
+    assert!(extended, "35 2 asks for extended packets");
+    assert_eq!((total, angles.len()), (361, 361));
+    for (k, a) in angles.iter().enumerate() {
+        assert!(
+            (a - (-90.0 + 0.5 * k as f64)).abs() < 0.051,
+            "reading {k} at {a}°"
+        );
+    }
+    assert_eq!(f.scans.last(), Some(&(-90.0, 0.5)));
+    // a scan every cycle, until SIM_LRF_ENABLE 0
+    assert!(scan(&mut s, &mut f).is_some());
+    sends(&mut s, &mut f, &[(230, 0)]);
+    assert!(scan(&mut s, &mut f).is_none());
+    // the new commands: 1° from -45 to 45, plain packets
+    sends(
+        &mut s,
+        &mut f,
+        &[(231, -45), (232, 45), (233, 100), (230, 1)],
+    );
+    let (extended, total, angles) = scan(&mut s, &mut f).unwrap();
+    assert!(!extended);
+    assert_eq!((total, angles.first().copied()), (91, Some(-45.0)));
+    // a GRIPPERVAL that completes GRIP_PRESSURE is not a laser angle
+    f.acts.clear();
+    sends(&mut s, &mut f, &[(33, 16), (36, 20)]);
+    assert_eq!(f.acts.len(), 1, "{:?}", f.acts);
+    assert_eq!(
+        scan(&mut s, &mut f).unwrap().2.first().copied(),
+        Some(-45.0)
+    );
+}
+
+#[test]
+fn mobilesim_reads_35_to_38_as_laser_commands_p2os_never() {
+    let mut f = fleet();
+    let config = ServerConfig {
+        old_laser_commands: OldLaserCommands::Always,
+        ..Default::default()
+    };
+    let mut s = open(&mut f, &config);
+    sends(&mut s, &mut f, &[(37, 2), (35, 1)]);
+    assert!(f.acts.is_empty());
+    let (extended, total, _) = scan(&mut s, &mut f).unwrap();
+    assert!(!extended);
+    assert_eq!(
+        total, 93,
+        "-90 .. 2 at 1°: the gripper query became the end angle"
+    );
+
+    let mut f = fleet();
+    let config = ServerConfig {
+        old_laser_commands: OldLaserCommands::Never,
+        ..Default::default()
+    };
+    let mut s = open(&mut f, &config);
+    sends(&mut s, &mut f, &ARIA_LASER);
+    assert!(f.acts.iter().any(|a| a.analog_select == Some(2)));
+    assert!(scan(&mut s, &mut f).is_none());
+}
+
+#[test]
+fn siminfo_and_a_moved_robot_in_the_next_extended_scan() {
+    let mut f = fleet();
+    let mut s = open(&mut f, &ServerConfig::default());
+    let replies = sends(&mut s, &mut f, &[(236, 6)]);
+    let (id, data) = &replies[0];
+    let info = SimInfo::decode(&Frame {
+        id: *id,
+        data,
+        bytes: &[],
+    })
+    .unwrap();
+    assert_eq!(info.app, "Skipper");
+    assert_eq!(info.devices[0].name, "laser");
+    sends(&mut s, &mut f, &ARIA_LASER);
+    let flags = |s: &mut Session, f: &mut Recorder| {
+        let mut out = Vec::new();
+        s.cycle(f, &mut out);
+        let mut fl = Vec::new();
+        Framer::new().feed(&out, |fr| {
+            if let Ok(p) = LaserPac::decode(&fr) {
+                fl.push(p.flags);
+            }
+        });
+        fl
+    };
+    assert!(flags(&mut s, &mut f).iter().all(|&b| b == 0));
+    let pose = CommandPacket::encode_sim_set_pose(1000, 2000, 90).unwrap();
+    send(&mut s, &mut f, &pose, 20);
+    let fl = flags(&mut s, &mut f);
+    assert_eq!(fl.len(), 12, "361 readings in 12 packets");
+    assert!(fl.iter().all(|&b| b == 1), "moved: {fl:?}");
+    assert!(flags(&mut s, &mut f).iter().all(|&b| b == 0));
 }

@@ -4,10 +4,15 @@
 //!
 //! It steps the world by the server's SIP cycle and reads each robot's signals (the
 //! names of `crates/sim/src/ground/robot.rs`) into a `RobotStatus`; a sonar reading is
-//! new when its signal got a datum in the last step.
+//! new when its signal got a datum in the last step. The simulated laser's scans are
+//! ray-cast from the world at whatever angles and resolution the client asked for.
+//!
+//! Every robot identifies itself as a simulator the way ARIA checks for one: serial
+//! number "SIM" (what MobileSim reports), with its own name and Skipper's firmware
+//! version, so ARIA connects its simulated laser instead of opening a serial port.
 
 use skipper_core::{Actuation, Events, Pose2, SignalId, Signals, Vehicle, World};
-use skipper_p2os::packets::SoundRef;
+use skipper_p2os::packets::{SimDevice, SoundRef};
 use skipper_p2os::server::{RobotFleet, RobotIdentity, RobotStatus, Sound, MAX_SONARS};
 use skipper_sim::GroundWorld;
 use std::time::Duration;
@@ -62,6 +67,9 @@ impl Ids {
         }
     }
 }
+
+/// The serial number ARIA takes for a simulator's (`ArRobotConnector::getRemoteIsSim`).
+pub const SIMULATOR_SERIAL: &str = "SIM";
 
 /// The robots of a simulated world, served over P2OS.
 pub struct SimFleet {
@@ -123,7 +131,7 @@ impl RobotFleet for SimFleet {
                 .map_or_else(|| format!("robot{robot}"), |r| r.info().name.clone()),
             class: "Pioneer".into(),
             subtype: self.subtype.clone(),
-            serial: format!("SKIPPER-SIM-{}", robot + 1),
+            serial: SIMULATOR_SERIAL.into(),
         }
     }
 
@@ -234,5 +242,31 @@ impl RobotFleet for SimFleet {
 
     fn playlist(&self, _robot: usize) -> Vec<SoundRef> {
         Vec::new()
+    }
+
+    fn laser_scan(&mut self, robot: usize, first_deg: f64, step_deg: f64, out: &mut [f64]) -> bool {
+        self.world
+            .laser_scan(robot, first_deg, step_deg, out)
+            .is_some()
+    }
+
+    fn devices(&self, robot: usize) -> Vec<SimDevice> {
+        let Some(spec) = self.world.robots().get(robot).map(|r| r.spec()) else {
+            return Vec::new();
+        };
+        let device = |name: &str| SimDevice {
+            name: name.into(),
+            kind: name.into(),
+            which: 0,
+            status: 0,
+        };
+        let mut devices = vec![device("position"), device("sonar")];
+        if spec.laser {
+            devices.push(device("laser"));
+        }
+        if spec.gripper {
+            devices.push(device("gripper"));
+        }
+        devices
     }
 }

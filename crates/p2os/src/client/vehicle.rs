@@ -18,7 +18,7 @@ use super::link::LinkSpec;
 use crate::command::{CommandId, CommandPacket};
 use crate::error::Error;
 use crate::frame::{Frame, PacketBuf};
-use crate::packets::{ids, EncoderPac, GripperPac, IoPac, Sip, Tcm2Pac};
+use crate::packets::{ids, EncoderPac, GripperPac, GripperState, IoPac, Sip, Tcm2Pac};
 use crate::params::RobotParams;
 use skipper_core::vehicle::VehicleError;
 use skipper_core::vocabulary::ground;
@@ -96,7 +96,7 @@ pub struct RobotState {
     pub sonar: Vec<f64>,
     /// Sonar readings new since the last sense.
     pub sonar_fresh: Vec<bool>,
-    /// The SIP's GRIP_STATE byte (Table 10 from `skipper sim serve`).
+    /// The SIP's General-I/O gripper switches, as a Table 10 state byte.
     pub grip_state: Option<u8>,
     /// The last GRIPPERpac.
     pub gripper_pac: Option<GripperPac>,
@@ -789,7 +789,7 @@ impl LinkState {
                         *f = true;
                     }
                 }
-                st.grip_state = t.grip_state;
+                st.grip_state = t.grip_state.map(|b| GripperState::from_general_io(b).0);
                 st.anport = t.anport;
                 st.analog = t.analog;
                 st.digin = t.digin;

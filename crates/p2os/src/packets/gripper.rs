@@ -10,6 +10,12 @@
 //! | 5 | right paddle: 0 when grasping |
 //! | 6 | lift moving: 1 |
 //! | 7 | gripper moving: 1 |
+//!
+//! ARIA's `ArGripper` reads every bit as Table 10 says except the two break beams, which
+//! it takes as 1 = broken. It reads them so from a GRIPPERpac (its GRIPPAC mode) and from
+//! the General-I/O switch byte in the SIP (the mode its default type query picks): the
+//! GRIPPERpac keeps Table 10, the SIP's General-I/O byte is written the way ARIA reads it
+//! ([`GripperState::to_general_io`]).
 
 use super::ids;
 use crate::error::Error;
@@ -55,6 +61,20 @@ impl GripperState {
     /// The paddles are moving.
     pub fn gripper_moving(self) -> bool {
         self.bit(7)
+    }
+
+    /// The break-beam bits (2 and 3), which ARIA and Table 10 read the opposite way.
+    pub const BEAMS: u8 = 0b0000_1100;
+
+    /// The byte as ARIA's General-I/O gripper reads it from the SIP: Table 10 with the
+    /// break-beam bits meaning 1 = broken.
+    pub fn to_general_io(self) -> u8 {
+        self.0 ^ Self::BEAMS
+    }
+
+    /// A General-I/O switch byte from the SIP, as a Table 10 state.
+    pub fn from_general_io(b: u8) -> Self {
+        Self(b ^ Self::BEAMS)
     }
 }
 
@@ -142,5 +162,17 @@ mod tests {
         assert!(holding.outer_beam_obstructed() && holding.inner_beam_obstructed());
         assert!(holding.left_paddle_grasping() && holding.right_paddle_grasping());
         assert!(holding.lift_moving() && !holding.gripper_moving());
+    }
+
+    #[test]
+    fn general_io_flips_only_the_beams() {
+        // open, lift down, inner beam broken (Table 10: bit 3 = 0), paddles free
+        let s = GripperState(0b0011_0100);
+        assert_eq!(
+            s.to_general_io(),
+            0b0011_1000,
+            "ARIA: bit 3 set = inner broken"
+        );
+        assert_eq!(GripperState::from_general_io(s.to_general_io()), s);
     }
 }

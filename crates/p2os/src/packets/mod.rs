@@ -1,4 +1,5 @@
-//! Robot-to-client packets: what each one holds, decoders and encoders.
+//! Robot-to-client packets: what each one holds, decoders and encoders (the robot's
+//! and, for simulators, the simulated laser's scans, SIMSTAT and SIMINFO).
 //!
 //! Integers are little-endian, strings NUL-terminated. Decoders read a [`Frame`]'s data
 //! and fail with [`crate::Error::Truncated`] instead of reading past the end; the SIP
@@ -10,7 +11,9 @@ pub mod config;
 pub mod encoder;
 pub mod gripper;
 pub mod io;
+pub mod laser;
 pub mod playlist;
+pub mod siminfo;
 pub mod simstat;
 pub mod sip;
 pub mod sync;
@@ -20,7 +23,9 @@ pub use config::ConfigPac;
 pub use encoder::EncoderPac;
 pub use gripper::{GripperPac, GripperState, GripperType};
 pub use io::IoPac;
+pub use laser::{LaserPac, ScanHeader};
 pub use playlist::{Playlist, SoundRef};
+pub use siminfo::{SimDevice, SimInfo};
 pub use simstat::SimStat;
 pub use sip::{Sip, SipTail, SonarReading};
 pub use sync::Identity;
@@ -43,8 +48,14 @@ pub mod ids {
     /// PLAYLIST reply. The manual gives no type for it and no peer reads it; we use
     /// 0x5B, the PLAYLIST command's own number (91).
     pub const PLAYLIST: u8 = 0x5B;
+    /// Simulated laser scan packet.
+    pub const LASER: u8 = 0x60;
+    /// Simulated laser scan packet with reflectance and flags.
+    pub const LASER_EXTENDED: u8 = 0x61;
     /// SIMSTAT (simulator status).
     pub const SIMSTAT: u8 = 0x62;
+    /// SIMINFO (simulator name, version, devices).
+    pub const SIMINFO: u8 = 0x63;
     /// ENCODERpac.
     pub const ENCODER: u8 = 0x90;
     /// TCM2pac.

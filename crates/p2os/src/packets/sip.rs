@@ -4,10 +4,13 @@
 //! wheel velocities, battery (0.1 V), stall and bumper bits, CONTROL, FLAGS, COMPASS
 //! (degrees / 2), the number of sonar readings in this packet and (number, range) for
 //! each. Everything after the sonar readings is optional and read only while bytes
-//! remain: GRIP_STATE, ANPORT, ANALOG, DIGIN, DIGOUT (P2OS), then BATTERYX10,
-//! CHARGESTATE, ROTVEL, FAULTFLAGS, LATVEL, TEMPERATURE, STATE OF CHARGE, uC TIME, FLAGS3
-//! (ARCOS). Those bytes are kept as they came ([`Sip::tail_bytes`]), so a decoded SIP
-//! encodes back byte for byte; [`SipTail`] names them.
+//! remain: two bytes ARIA reads as one 16-bit word (`getAnalogPortSelected()`: the
+//! selected analog port in its low byte, the General-I/O gripper switches in its high
+//! byte, which is where ARIA's gripper looks for them), ANALOG, DIGIN, DIGOUT (P2OS),
+//! then BATTERYX10, CHARGESTATE, ROTVEL, FAULTFLAGS, LATVEL, TEMPERATURE, STATE OF
+//! CHARGE, uC TIME, FLAGS3 (ARCOS). Those bytes are kept as they came
+//! ([`Sip::tail_bytes`]), so a decoded SIP encodes back byte for byte; [`SipTail`]
+//! names them.
 //!
 //! Values here are raw (robot units); [`crate::params::RobotParams`] scales them.
 
@@ -285,10 +288,13 @@ impl Sip {
 /// before it is.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct SipTail {
-    /// Gripper state byte (ARIA's GRIP_STATE; we send the manual's Table 10 byte).
-    pub grip_state: Option<u8>,
-    /// Selected analog port (ADSEL).
+    /// Selected analog port (ADSEL): the first byte after the sonar readings, the low
+    /// byte of ARIA's `getAnalogPortSelected()`.
     pub anport: Option<u8>,
+    /// Gripper switches as ARIA's General-I/O gripper reads them: the second byte, the
+    /// high byte of ARIA's `getAnalogPortSelected()` (see
+    /// [`GripperState::to_general_io`](super::GripperState::to_general_io)).
+    pub grip_state: Option<u8>,
     /// Value of that port, 8 bits.
     pub analog: Option<u8>,
     /// Digital inputs.
@@ -321,8 +327,8 @@ impl SipTail {
         let mut t = Self::default();
         // each field only if all before it were there
         (|| {
-            t.grip_state = Some(r.u8()?);
             t.anport = Some(r.u8()?);
+            t.grip_state = Some(r.u8()?);
             t.analog = Some(r.u8()?);
             t.digin = Some(r.u8()?);
             t.digout = Some(r.u8()?);
@@ -342,8 +348,8 @@ impl SipTail {
 
     fn write(&self, w: &mut Writer<'_>) {
         (|| {
-            w.u8(self.grip_state?);
             w.u8(self.anport?);
+            w.u8(self.grip_state?);
             w.u8(self.analog?);
             w.u8(self.digin?);
             w.u8(self.digout?);

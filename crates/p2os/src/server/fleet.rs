@@ -3,9 +3,10 @@
 //! The server turns P2OS commands into core [`Actuation`]s for the robot behind a port,
 //! and reads a [`RobotStatus`] in SI units every SIP cycle to build its packets. A
 //! simulator advances in [`RobotFleet::advance`]; simulator-only commands
-//! (SIM_SET_POSE, SIM_RESET) have defaults that refuse.
+//! (SIM_SET_POSE, SIM_RESET) have defaults that refuse, and a robot has no simulated
+//! laser and lists no devices unless the fleet says otherwise.
 
-use crate::packets::SoundRef;
+use crate::packets::{SimDevice, SoundRef};
 use skipper_core::{Actuation, MotionLimits, Pose2};
 use std::time::Duration;
 
@@ -156,6 +157,22 @@ pub trait RobotFleet: Send {
     fn sound(&mut self, _robot: usize, _sound: Sound<'_>) {}
     /// The robot's sounds (AmigoBot playlist); none by default.
     fn playlist(&self, _robot: usize) -> Vec<SoundRef> {
+        Vec::new()
+    }
+    /// Ray-cast robot `robot`'s laser now: `out[k]` becomes the range (m) at
+    /// `first_deg + k * step_deg` (robot frame, counter-clockwise positive). `false` if
+    /// the robot has no laser (the default).
+    fn laser_scan(
+        &mut self,
+        _robot: usize,
+        _first_deg: f64,
+        _step_deg: f64,
+        _out: &mut [f64],
+    ) -> bool {
+        false
+    }
+    /// The robot's devices, as a simulator lists them in SIMINFO; none by default.
+    fn devices(&self, _robot: usize) -> Vec<SimDevice> {
         Vec::new()
     }
 }

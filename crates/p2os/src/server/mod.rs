@@ -10,9 +10,11 @@
 //! robots do not notice.
 
 pub mod fleet;
+pub mod laser;
 pub mod session;
 
 pub use fleet::{RobotFleet, RobotIdentity, RobotStatus, Sound, MAX_SONARS};
+pub use laser::OldLaserCommands;
 pub use session::{Outcome, Phase, Session, SessionStats};
 
 use crate::frame::Framer;
@@ -40,6 +42,9 @@ pub struct ServerConfig {
     pub handshake_timeout: Duration,
     /// Disconnect a client whose unsent output grows past this (it stopped reading).
     pub max_backlog: usize,
+    /// How commands 35-38 are read (P2OS gripper and analog commands, MobileSim's old
+    /// laser commands, or each by its context).
+    pub old_laser_commands: OldLaserCommands,
 }
 
 impl Default for ServerConfig {
@@ -51,6 +56,7 @@ impl Default for ServerConfig {
             garbage_limit: 512,
             handshake_timeout: Duration::from_secs(10),
             max_backlog: 256 * 1024,
+            old_laser_commands: OldLaserCommands::default(),
         }
     }
 }

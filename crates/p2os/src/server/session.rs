@@ -3,18 +3,21 @@
 //! A session answers SYNC0/1/2 (jumping to the client's number when it starts over or
 //! skips, as AMRISim does), starts the SIP stream on OPEN (with or without an
 //! argument), executes commands against the robot, sends the packets the client asked
-//! for after every SIP, and ends on CLOSE. A watchdog stops the robot when no command
-//! came for the configured time; the next motion command moves it again.
+//! for after every SIP (and the simulated laser's scans, see [`super::laser`]), and ends
+//! on CLOSE. A watchdog stops the robot when no command came for the configured time;
+//! the next motion command moves it again. Simulator commands (SIM_SET_POSE, SIM_RESET,
+//! SIM_STAT, SIM_CTRL's SIMINFO, SIM_MESSAGE, SIM_EXIT) are answered as MobileSim does.
 
 use super::fleet::{RobotFleet, RobotStatus, Sound};
+use super::laser::{OldLaserCommands, OldStep, SimLaser};
 use super::ServerConfig;
 use crate::args::Arg;
 use crate::command::{CommandId, CommandPacket};
 use crate::frame::{Frame, PacketBuf};
 use crate::packets::sip::{FLAG_ESTOP, FLAG_MOTORS, FLAG_SONARS};
 use crate::packets::{
-    ConfigPac, EncoderPac, GripperPac, GripperState, Identity, IoPac, Playlist, SimStat, Sip,
-    SipTail, SonarReading, Tcm2Pac,
+    ConfigPac, EncoderPac, GripperPac, GripperState, Identity, IoPac, Playlist, SimInfo, SimStat,
+    Sip, SipTail, SonarReading, Tcm2Pac,
 };
 use crate::params::{saturate_i16, RobotParams};
 use skipper_core::geometry::wrap_deg;
@@ -133,6 +136,9 @@ pub struct Session {
     gripper_pending: Option<i16>,
     sound_on: bool,
     heading_setpoint: f64,
+    laser: SimLaser,
+    /// where an old (SRISim) laser configuration sequence is
+    old_laser: Option<OldStep>,
     status: RobotStatus,
     sip: Sip,
     packet: PacketBuf,
@@ -169,6 +175,8 @@ impl Session {
             gripper_pending: None,
             sound_on: true,
             heading_setpoint: 0.0,
+            laser: SimLaser::default(),
+            old_laser: None,
             status: RobotStatus::default(),
             sip: Sip::default(),
             packet: PacketBuf::default(),
@@ -298,12 +306,16 @@ impl Session {
         out: &mut Vec<u8>,
     ) -> Outcome {
         use CommandId as C;
+        let int = cmd.arg.int().unwrap_or(0);
+        if self.old_laser_command(cmd.number, int) {
+            self.stats.commands += 1;
+            return Outcome::Continue;
+        }
         let Some(id) = cmd.id() else {
             tracing::debug!(robot = self.robot, "unknown command {}", cmd.number);
             self.stats.ignored += 1;
             return Outcome::Continue;
         };
-        let int = cmd.arg.int().unwrap_or(0);
         self.stats.commands += 1;
         match id {
             C::Pulse => {}
@@ -540,17 +552,22 @@ impl Session {
             C::SimSetPose => match cmd.sim_pose() {
                 Some((x, y, th)) => {
                     let pose = Pose2::new(f64::from(x) / 1000.0, f64::from(y) / 1000.0, deg(th));
-                    if let Err(e) = fleet.set_pose(self.robot, pose) {
-                        tracing::warn!(robot = self.robot, "SIM_SET_POSE refused: {e}");
+                    match fleet.set_pose(self.robot, pose) {
+                        Ok(()) => self.laser.moved(),
+                        Err(e) => tracing::warn!(robot = self.robot, "SIM_SET_POSE refused: {e}"),
                     }
                 }
                 None => self.stats.bad_commands += 1,
             },
-            C::SimReset => {
-                if let Err(e) = fleet.reset(self.robot) {
-                    tracing::warn!(robot = self.robot, "SIM_RESET refused: {e}");
-                }
-            }
+            C::SimReset => match fleet.reset(self.robot) {
+                Ok(()) => self.laser.moved(),
+                Err(e) => tracing::warn!(robot = self.robot, "SIM_RESET refused: {e}"),
+            },
+            C::SimLrfEnable => self.laser.enable(int),
+            C::SimLrfSetFovStart => self.laser.set_start(int),
+            C::SimLrfSetFovEnd => self.laser.set_end(int),
+            C::SimLrfSetRes => self.laser_increment(int),
+            C::SimCtrl => self.sim_ctrl(int, fleet, out),
             C::SimStat => self.simstat = Stream::from_arg(cmd.arg.int().unwrap_or(1)),
             C::SimMessage => {
                 if let Arg::Str(b) = cmd.arg {
@@ -575,6 +592,74 @@ impl Session {
         }
         let _ = now;
         Outcome::Continue
+    }
+
+    /// Commands 35-38 read as the old simulated-laser commands, as the configuration
+    /// says ([`OldLaserCommands`]); `true` if this one was.
+    fn old_laser_command(&mut self, number: u8, int: i32) -> bool {
+        let step = self.old_laser.take();
+        let laser = match (self.config.old_laser_commands, number) {
+            (OldLaserCommands::Never, _) | (_, 0..=34 | 39..) => false,
+            (_, 38) | (OldLaserCommands::Always, _) => true,
+            (OldLaserCommands::Sequence, 36) => self.gripper_pending.is_none(),
+            (OldLaserCommands::Sequence, 37) => step == Some(OldStep::Start),
+            (OldLaserCommands::Sequence, _) => step == Some(OldStep::Increment),
+        };
+        if !laser {
+            return false;
+        }
+        match number {
+            36 => {
+                self.laser.set_start(int);
+                self.old_laser = Some(OldStep::Start);
+            }
+            37 => {
+                self.laser.set_end(int);
+                self.old_laser = Some(OldStep::End);
+            }
+            38 => {
+                self.laser_increment(int);
+                self.old_laser = Some(OldStep::Increment);
+            }
+            _ => self.laser.enable(int),
+        }
+        true
+    }
+
+    fn laser_increment(&mut self, hundredths: i32) {
+        if !self.laser.set_increment(hundredths) {
+            tracing::warn!(
+                robot = self.robot,
+                "laser increment {hundredths}/100° refused: it must be positive"
+            );
+        }
+    }
+
+    /// SIM_CTRL: 6 asks for SIMINFO; the map and log operations MobileSim offers are
+    /// logged as not supported (the world is the one `skipper sim serve` loaded).
+    fn sim_ctrl(&mut self, op: i32, fleet: &mut dyn RobotFleet, out: &mut Vec<u8>) {
+        match op {
+            6 => {
+                let info = SimInfo {
+                    app: "Skipper".into(),
+                    version: env!("CARGO_PKG_VERSION").into(),
+                    flags: 0,
+                    devices: fleet.devices(self.robot),
+                };
+                match info.encode() {
+                    Ok(p) => out.extend_from_slice(p.as_bytes()),
+                    Err(e) => tracing::warn!(robot = self.robot, "SIMINFO: {e}"),
+                }
+            }
+            3 => {} // clear the map master: there is none
+            _ => {
+                self.stats.ignored += 1;
+                tracing::warn!(
+                    robot = self.robot,
+                    "SIM_CTRL {op} is not supported (1/2 load a map: restart the server with --world; 4 rotate logs, 5 log state, 7 ghost, 8 snapshot)"
+                );
+            }
+        }
     }
 
     fn gripper(&mut self, fleet: &mut dyn RobotFleet, g: GripperCommand) {
@@ -671,6 +756,13 @@ impl Session {
                 out.extend_from_slice(p.as_bytes());
             }
         }
+        let (robot, odometry) = (self.robot, st.pose);
+        self.laser.cycle(
+            odometry,
+            |first, step, ranges| fleet.laser_scan(robot, first, step, ranges),
+            out,
+        );
+        let st = &self.status;
         if self.simstat.take() {
             let ms = self.config.sip_cycle.as_millis().min(65535) as u16;
             let pac = SimStat {
@@ -728,8 +820,8 @@ impl Session {
         );
         let port = usize::from(st.analog_port);
         s.set_tail(&SipTail {
-            grip_state: Some(st.gripper.unwrap_or(0)),
             anport: Some(st.analog_port),
+            grip_state: Some(st.gripper.map_or(0, |g| GripperState(g).to_general_io())),
             analog: Some((st.analog.get(port).copied().unwrap_or(0) >> 2).min(255) as u8),
             digin: Some(st.digin),
             digout: Some(st.digout),

@@ -3,8 +3,8 @@
 use crate::exit::Failure;
 use crate::sim_fleet::SimFleet;
 use crate::vehicles;
-use clap::{Args, Subcommand};
-use skipper_p2os::server::{self, ServerConfig, ServerExit};
+use clap::{Args, Subcommand, ValueEnum};
+use skipper_p2os::server::{self, OldLaserCommands, ServerConfig, ServerExit};
 use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -30,9 +30,12 @@ pub enum SimCommand {
       robot1 on 8101, robot2 on 8102, robot3 on 8103
   skipper run --vehicle p2os://127.0.0.1:8101 --until 1m      drive it with the wander demo
   ARIA:  ./simpleMotionCommands -rh 127.0.0.1 -rrtp 8101
+         ./wander -rh 127.0.0.1 -rrtp 8102           (robot2, with its simulated laser)
 
 Robots report subtype p3dx (as MobileSim's P3-DX model does; ARIA then loads p3dx.p) unless
---subtype says otherwise. Ctrl-C stops the server; a client's SIM_EXIT ends it with the
+--subtype says otherwise, and serial number SIM, so that ARIA knows it talks to a simulator
+and asks for the simulated laser (scans ray-cast from the world at the angles and
+resolution ARIA asks for). Ctrl-C stops the server; a client's SIM_EXIT ends it with the
 client's code.")]
     Serve(ServeArgs),
 }
@@ -62,9 +65,35 @@ pub struct ServeArgs {
     /// Watchdog: stop a robot when its client sent no command for this many ms (0: off).
     #[arg(long, default_value_t = 2000, value_name = "MS")]
     pub watchdog: u64,
-    /// SIP cycle in ms.
+    /// SIP cycle in ms (also one simulated-laser scan per cycle).
     #[arg(long, default_value_t = 100, value_name = "MS")]
     pub sip_cycle: u64,
+    /// How to read commands 35-38, which are ADSEL, GRIPPERVAL, GRIPPERPACREQUEST (and
+    /// nothing) in P2OS but the old simulated-laser commands in MobileSim.
+    #[arg(long, value_enum, default_value_t = OldLaser::Sequence, value_name = "HOW")]
+    pub old_laser_commands: OldLaser,
+}
+
+/// `--old-laser-commands`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum OldLaser {
+    /// Laser commands when they come as ARIA's simulated laser sends them (36, 37, 38,
+    /// 35 back to back; 38 always), P2OS meanings otherwise.
+    Sequence,
+    /// Always the old laser commands, as MobileSim does by default.
+    Always,
+    /// Always the P2OS meanings (no old laser commands).
+    Never,
+}
+
+impl From<OldLaser> for OldLaserCommands {
+    fn from(o: OldLaser) -> Self {
+        match o {
+            OldLaser::Sequence => OldLaserCommands::Sequence,
+            OldLaser::Always => OldLaserCommands::Always,
+            OldLaser::Never => OldLaserCommands::Never,
+        }
+    }
 }
 
 /// Run it; returns the exit status.
@@ -122,6 +151,7 @@ fn serve(a: ServeArgs) -> Result<u8, Failure> {
     let config = ServerConfig {
         sip_cycle: Duration::from_millis(a.sip_cycle),
         watchdog: (a.watchdog > 0).then(|| Duration::from_millis(a.watchdog)),
+        old_laser_commands: a.old_laser_commands.into(),
         ..Default::default()
     };
     let fleet = SimFleet::new(world, &a.subtype);
