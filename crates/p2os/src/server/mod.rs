@@ -428,7 +428,20 @@ impl Server {
             End::Io(e) => format!("link error: {e}"),
             End::Exit(code) => format!("asked the simulator to exit ({code})"),
         };
-        tracing::info!(robot = i, "client {} {reason}; robot stopped", conn.peer);
+        let mut st = RobotStatus::default();
+        self.fleet.status(i, &mut st);
+        let (t, o) = (st.true_pose, st.pose);
+        tracing::info!(
+            robot = i,
+            "client {} {reason}; robot stopped at true pose ({:.0} mm, {:.0} mm, {:.1}°), odometry ({:.0} mm, {:.0} mm, {:.1}°)",
+            conn.peer,
+            t.x * 1000.0,
+            t.y * 1000.0,
+            t.yaw.to_degrees(),
+            o.x * 1000.0,
+            o.y * 1000.0,
+            o.yaw.to_degrees()
+        );
         self.local.skipped_bytes += conn.framer.stats().skipped_bytes;
         self.local.commands += conn.session.stats().commands;
         // counters first, so that whoever sees the connection close sees them too
