@@ -3,7 +3,7 @@
 //! the ROS p2os driver's logic and Skipper's own P2OS driver can drive them.
 //!
 //! It steps the world by the server's SIP cycle and reads each robot's signals (the
-//! names of `crates/sim/src/ground/robot.rs`) into a `RobotStatus`; a sonar reading is
+//! ground vocabulary, `skipper_core::vocabulary::ground`) into a `RobotStatus`; a sonar reading is
 //! new when its signal got a datum in the last step. The simulated laser's scans are
 //! ray-cast from the world at whatever angles and resolution the client asked for.
 //!
@@ -39,31 +39,30 @@ struct Ids {
 
 impl Ids {
     fn find(s: &Signals) -> Self {
-        let f = |n: &str| s.id(n);
+        use skipper_core::vocabulary::{ground as g, SignalSpec};
+        let f = |spec: &SignalSpec| spec.id(s);
         Self {
-            pose: [f("pose.x"), f("pose.y"), f("pose.yaw")],
-            truth: [f("truth.x"), f("truth.y"), f("truth.yaw")],
-            wheel: [f("wheel.left"), f("wheel.right")],
-            angular: f("velocity.angular"),
-            encoder: [f("encoder.left"), f("encoder.right")],
-            stall: [f("stall.left"), f("stall.right")],
-            bumper: [f("bumper.front"), f("bumper.rear")],
-            motors: f("motors.enabled"),
-            estop: f("estop"),
-            sonar: (0..MAX_SONARS)
-                .map_while(|k| s.id(&format!("sonar.{k}")))
-                .collect(),
-            gripper: f("gripper.state"),
-            digin: f("digin"),
-            digout: f("digout"),
-            analog_port: f("analog.port"),
+            pose: [f(&g::POSE_X), f(&g::POSE_Y), f(&g::POSE_YAW)],
+            truth: [f(&g::TRUTH_X), f(&g::TRUTH_Y), f(&g::TRUTH_YAW)],
+            wheel: [f(&g::WHEEL_LEFT), f(&g::WHEEL_RIGHT)],
+            angular: f(&g::VELOCITY_ANGULAR),
+            encoder: [f(&g::ENCODER_LEFT), f(&g::ENCODER_RIGHT)],
+            stall: [f(&g::STALL_LEFT), f(&g::STALL_RIGHT)],
+            bumper: [f(&g::BUMPER_FRONT), f(&g::BUMPER_REAR)],
+            motors: f(&g::MOTORS_ENABLED),
+            estop: f(&g::ESTOP),
+            sonar: (0..MAX_SONARS).map_while(|k| g::SONAR.id(s, k)).collect(),
+            gripper: f(&g::GRIPPER_STATE),
+            digin: f(&g::DIGIN),
+            digout: f(&g::DIGOUT),
+            analog_port: f(&g::ANALOG_PORT),
             compass: [
-                f("compass.heading"),
-                f("compass.pitch"),
-                f("compass.roll"),
-                f("compass.temperature"),
+                f(&g::COMPASS_HEADING),
+                f(&g::COMPASS_PITCH),
+                f(&g::COMPASS_ROLL),
+                f(&g::COMPASS_TEMPERATURE),
             ],
-            battery: [f("battery.voltage"), f("battery.charge")],
+            battery: [f(&g::BATTERY_VOLTAGE), f(&g::BATTERY_CHARGE)],
         }
     }
 }
