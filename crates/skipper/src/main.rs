@@ -53,6 +53,8 @@ enum Command {
     Link(commands::link::LinkArgs),
     /// Talk to actionlib servers over ROS 1 (send a goal, watch its feedback).
     Action(commands::action::ActionArgs),
+    /// A language server for XABSL and mission scripts (an editor starts it; stdio).
+    Lsp(commands::lsp::LspArgs),
 }
 
 fn main() -> ExitCode {
@@ -80,6 +82,7 @@ fn main() -> ExitCode {
         Command::Sim(a) => commands::sim::run(a),
         Command::Link(a) => commands::link::run(a),
         Command::Action(a) => commands::action::run(a),
+        Command::Lsp(a) => commands::lsp::run(a),
     };
     match result {
         Ok(code) => ExitCode::from(skipper::shutdown::exit_status(code)),

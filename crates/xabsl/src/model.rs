@@ -55,6 +55,43 @@ pub struct Program {
     pub options: Vec<OptionDef>,
     /// agents
     pub agents: Vec<Agent>,
+    /// every name the checker resolved, where it is written and what it names (for
+    /// editors: go to definition, find references, hover)
+    pub references: Vec<Reference>,
+}
+
+/// Something a name can refer to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Def {
+    /// an option
+    Option(OptionId),
+    /// a state of an option
+    State(OptionId, StateId),
+    /// an input, output or internal symbol
+    Symbol(SymbolId),
+    /// a constant
+    Constant(ConstId),
+    /// a basic behavior
+    Behavior(BehaviorId),
+    /// an enumeration
+    Enum(EnumId),
+    /// an element of an enumeration
+    Element(EnumId, usize),
+    /// a parameter of an option
+    OptionParam(OptionId, usize),
+    /// a parameter of a basic behavior
+    BehaviorParam(BehaviorId, usize),
+    /// a parameter of an input symbol
+    InputParam(SymbolId, usize),
+}
+
+/// A name as written and what it refers to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Reference {
+    /// where the name is written
+    pub span: Span,
+    /// what it names
+    pub def: Def,
 }
 
 /// What a namespace holds.
@@ -100,6 +137,8 @@ pub struct Enum {
     pub namespace: Option<usize>,
     /// where its name is
     pub span: Span,
+    /// where each element's name is
+    pub element_spans: Vec<Span>,
 }
 
 impl Enum {
@@ -473,6 +512,77 @@ impl Expr {
 }
 
 impl Program {
+    /// Where a definition is written (its name).
+    pub fn def_span(&self, d: Def) -> Option<Span> {
+        let param = |ps: &[Param], i: usize| ps.get(i).map(|p| p.span);
+        match d {
+            Def::Option(o) => self.options.get(o).map(|x| x.span),
+            Def::State(o, s) => self.options.get(o)?.states.get(s).map(|x| x.span),
+            Def::Symbol(s) => self.symbols.get(s).map(|x| x.span),
+            Def::Constant(c) => self.constants.get(c).map(|x| x.span),
+            Def::Behavior(b) => self.behaviors.get(b).map(|x| x.span),
+            Def::Enum(e) => self.enums.get(e).map(|x| x.span),
+            Def::Element(e, i) => self.enums.get(e)?.element_spans.get(i).copied(),
+            Def::OptionParam(o, i) => param(&self.options.get(o)?.params, i),
+            Def::BehaviorParam(b, i) => param(&self.behaviors.get(b)?.params, i),
+            Def::InputParam(s, i) => param(&self.symbols.get(s)?.params, i),
+        }
+    }
+
+    /// Every definition of the program with where its name is written.
+    pub fn definitions(&self) -> Vec<(Def, Span)> {
+        let mut v = Vec::new();
+        for (o, opt) in self.options.iter().enumerate() {
+            v.push((Def::Option(o), opt.span));
+            v.extend(
+                opt.states
+                    .iter()
+                    .enumerate()
+                    .map(|(s, x)| (Def::State(o, s), x.span)),
+            );
+            v.extend(
+                opt.params
+                    .iter()
+                    .enumerate()
+                    .map(|(i, x)| (Def::OptionParam(o, i), x.span)),
+            );
+        }
+        for (s, sym) in self.symbols.iter().enumerate() {
+            v.push((Def::Symbol(s), sym.span));
+            v.extend(
+                sym.params
+                    .iter()
+                    .enumerate()
+                    .map(|(i, x)| (Def::InputParam(s, i), x.span)),
+            );
+        }
+        v.extend(
+            self.constants
+                .iter()
+                .enumerate()
+                .map(|(c, x)| (Def::Constant(c), x.span)),
+        );
+        for (b, bh) in self.behaviors.iter().enumerate() {
+            v.push((Def::Behavior(b), bh.span));
+            v.extend(
+                bh.params
+                    .iter()
+                    .enumerate()
+                    .map(|(i, x)| (Def::BehaviorParam(b, i), x.span)),
+            );
+        }
+        for (e, en) in self.enums.iter().enumerate() {
+            v.push((Def::Enum(e), en.span));
+            v.extend(
+                en.element_spans
+                    .iter()
+                    .enumerate()
+                    .map(|(i, s)| (Def::Element(e, i), *s)),
+            );
+        }
+        v
+    }
+
     /// An option by name.
     pub fn option(&self, name: &str) -> Option<OptionId> {
         self.options.iter().position(|o| o.name == name)

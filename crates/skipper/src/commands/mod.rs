@@ -2,6 +2,7 @@
 
 pub mod action;
 pub mod link;
+pub mod lsp;
 pub mod mission;
 pub mod replay;
 pub mod report;

@@ -51,7 +51,10 @@ impl Checker {
             })
             .unwrap_or_default();
         let symbol = match outs.as_slice() {
-            [one] => *one,
+            [one] => {
+                self.refer(name.span, Def::Symbol(*one));
+                *one
+            }
             [] => {
                 let mut d = Diagnostic::error(
                     "X5552",
@@ -132,7 +135,8 @@ impl Checker {
             }
             (Some(o), None) => {
                 let params = self.prog.options[o].params.clone();
-                let args = self.args(&name.text, &params, args, span, scope, true)?;
+                let args = self.args(&name.text, &params, args, span, scope, Owner::Option(o))?;
+                self.refer(name.span, Def::Option(o));
                 Some(Action::Option {
                     option: o,
                     args,
@@ -141,7 +145,8 @@ impl Checker {
             }
             (None, Some(b)) => {
                 let params = self.prog.behaviors[b].params.clone();
-                let args = self.args(&name.text, &params, args, span, scope, false)?;
+                let args = self.args(&name.text, &params, args, span, scope, Owner::Behavior(b))?;
+                self.refer(name.span, Def::Behavior(b));
                 Some(Action::Behavior {
                     behavior: b,
                     args,
@@ -188,17 +193,22 @@ impl Checker {
         args: &[ast::Arg],
         call_span: Span,
         scope: Scope,
-        warn_missing: bool,
+        owner: Owner,
     ) -> Option<Vec<Arg>> {
         let mut out: Vec<Arg> = Vec::new();
         let mut ok = true;
         for a in args {
             match self.arg(callee, params, a, &out, scope) {
-                Some(x) => out.push(x),
+                Some(x) => {
+                    self.refer(a.name.span, owner.param(x.param));
+                    out.push(x);
+                }
                 None => ok = false,
             }
         }
-        if warn_missing {
+        // missing parameters of basic behaviors are normal (the reference suppresses
+        // the warning for all)
+        if !matches!(owner, Owner::Behavior(_)) {
             self.warn_missing(callee, params, args, &out, call_span);
         }
         ok.then_some(out)
@@ -320,6 +330,27 @@ impl Checker {
                     p.short
                 ),
             );
+        }
+    }
+}
+
+/// Whose parameters a call sets.
+#[derive(Debug, Clone, Copy)]
+pub(super) enum Owner {
+    /// an option's
+    Option(OptionId),
+    /// a basic behavior's
+    Behavior(BehaviorId),
+    /// a parameterised input symbol's
+    Input(SymbolId),
+}
+
+impl Owner {
+    fn param(self, i: usize) -> Def {
+        match self {
+            Owner::Option(o) => Def::OptionParam(o, i),
+            Owner::Behavior(b) => Def::BehaviorParam(b, i),
+            Owner::Input(s) => Def::InputParam(s, i),
         }
     }
 }

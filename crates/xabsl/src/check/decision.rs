@@ -100,6 +100,7 @@ impl Checker {
         };
         let opt = self.prog.options.get(option)?;
         if let Some(i) = opt.states.iter().position(|s| s.name == n.text) {
+            self.refer(n.span, Def::State(option, i));
             return Some(i);
         }
         let note = suggest(&n.text, opt.states.iter().map(|s| s.name.as_str()));

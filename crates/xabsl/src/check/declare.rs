@@ -72,6 +72,7 @@ impl Checker {
                 continue;
             }
             let mut elements: Vec<String> = Vec::new();
+            let mut element_spans = Vec::new();
             for el in &e.elements {
                 let q = format!("{}.{}", name.text, el.text);
                 if elements.contains(&q) {
@@ -86,6 +87,7 @@ impl Checker {
                     continue;
                 }
                 elements.push(q);
+                element_spans.push(el.span);
             }
             self.enums.insert(name.text.clone(), self.prog.enums.len());
             self.prog.enums.push(Enum {
@@ -95,6 +97,7 @@ impl Checker {
                 doc: e.doc.clone(),
                 namespace: Some(ns_index),
                 span: name.span,
+                element_spans,
             });
         }
     }
@@ -132,7 +135,10 @@ impl Checker {
             TypeSpec::Default | TypeSpec::Float(_) => Some(Type::Decimal),
             TypeSpec::Bool(_) => Some(Type::Boolean),
             TypeSpec::Enum(n) => match self.enums.get(&n.text) {
-                Some(&e) => Some(Type::Enum(e)),
+                Some(&e) => {
+                    self.refer(n.span, Def::Enum(e));
+                    Some(Type::Enum(e))
+                }
                 None => {
                     let note = suggest(&n.text, self.enums.keys().map(String::as_str));
                     let mut d = Diagnostic::error(
@@ -549,6 +555,7 @@ impl Checker {
 
     pub(super) fn find_option(&mut self, n: &ast::Name) -> Option<OptionId> {
         if let Some(&o) = self.options.get(&n.text) {
+            self.refer(n.span, Def::Option(o));
             return Some(o);
         }
         let mut d = Diagnostic::error("X5552", n.span, format!("no option is called `{}`", n.text));

@@ -2,6 +2,7 @@
 //! context expects, constants and symbols), operators typed, `&&`/`||` flattened, `!=` on
 //! enumerations as `!(a == b)` and `-x` as `0 - x`, as the reference compiles them.
 
+use super::actions::Owner;
 use super::suggest::suggest;
 use super::{Checker, Scope};
 use crate::ast::{self, BinOp};
@@ -344,6 +345,7 @@ impl Checker {
             if let Some(en) = self.prog.enums.get(e) {
                 let q = format!("{}.{}", en.name, n.text);
                 if let Some(i) = en.elements.iter().position(|x| *x == n.text || *x == q) {
+                    self.refer(n.span, Def::Element(e, i));
                     return Some(Expr::Element {
                         enumeration: e,
                         index: i,
@@ -358,10 +360,12 @@ impl Checker {
                     .iter()
                     .position(|p| p.short == n.text || p.name == n.text)
                 {
+                    let ty = sym.params[i].ty;
+                    self.refer(n.span, Def::InputParam(s, i));
                     return Some(Expr::Param {
                         option: usize::MAX,
                         index: i,
-                        ty: sym.params[i].ty,
+                        ty,
                     });
                 }
             }
@@ -386,7 +390,17 @@ impl Checker {
             });
         }
         match found.len() {
-            1 => found.pop(),
+            1 => {
+                let def = match found.first() {
+                    Some(Expr::Constant(c)) => Def::Constant(*c),
+                    Some(Expr::Input { symbol, .. } | Expr::Output { symbol, .. }) => {
+                        Def::Symbol(*symbol)
+                    }
+                    _ => return found.pop(),
+                };
+                self.refer(n.span, def);
+                found.pop()
+            }
             0 => {
                 self.unknown_name(n, ctx);
                 None
@@ -418,10 +432,12 @@ impl Checker {
         let opt = self.prog.options.get(option)?;
         let q = format!("{}.{rest}", opt.name);
         if let Some(i) = opt.params.iter().position(|p| p.name == q) {
+            let ty = opt.params[i].ty;
+            self.refer(n.span, Def::OptionParam(option, i));
             return Some(Expr::Param {
                 option,
                 index: i,
-                ty: opt.params[i].ty,
+                ty,
             });
         }
         let mut d = Diagnostic::error(
@@ -557,7 +573,8 @@ impl Checker {
         };
         let params = self.prog.symbols[symbol].params.clone();
         let ty = self.prog.symbols[symbol].ty;
-        let args = self.args(&name.text, &params, args, span, scope, true)?;
+        let args = self.args(&name.text, &params, args, span, scope, Owner::Input(symbol))?;
+        self.refer(name.span, Def::Symbol(symbol));
         Some(Expr::Input { symbol, ty, args })
     }
 }

@@ -130,6 +130,10 @@ impl Checker {
     fn warn(&mut self, code: &'static str, span: Span, msg: impl Into<String>) {
         self.diags.push(Diagnostic::warning(code, span, msg));
     }
+    /// The name at `span` refers to `def`.
+    fn refer(&mut self, span: Span, def: Def) {
+        self.prog.references.push(Reference { span, def });
+    }
     fn push(&mut self, d: Diagnostic) {
         self.diags.push(d);
     }
