@@ -1,34 +1,132 @@
 #!/usr/bin/env bash
-# Fuzz every cargo-fuzz target under fuzz/ for FUZZ_SECONDS each (default 30; .ci/run uses 20), starting
-# from its corpus in fuzz/corpus/<target>. cargo fuzz needs nightly features; the stable
-# toolchain provides them with RUSTC_BOOTSTRAP=1. New crashes fail the run and are left in
-# fuzz/artifacts/.
+# Fuzz the cargo-fuzz targets under fuzz/ (AddressSanitizer on, cargo fuzz's default).
+# cargo fuzz needs nightly features; the stable toolchain provides them with
+# RUSTC_BOOTSTRAP=1. A crash, a timeout or an out-of-memory fails the run and leaves the
+# input in fuzz/artifacts/<target>/.
+#
+#   scripts/fuzz.sh                    every target for FUZZ_SECONDS each (default 30;
+#                                      .ci/run uses 20) on a scratch copy of its corpus
+#   scripts/fuzz.sh --long [N] [T...]  a campaign: N executions per target (default 10^7),
+#                                      one target at a time under nice -n 19, the corpus
+#                                      kept (new inputs are added to fuzz/corpus/<target>,
+#                                      then the corpus is minimised); prints one Markdown
+#                                      row per target for docs/fuzzing.md (executions,
+#                                      coverage, corpus, findings, wall time, load)
+#   scripts/fuzz.sh --asan-tests       the counting-allocator and native-backend tests
+#                                      under AddressSanitizer (see docs/fuzzing.md)
+#
+# FUZZ_TARGET_DIR sets cargo's target directory for the fuzz build (default: cargo
+# fuzz's own, fuzz/target).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-seconds="${FUZZ_SECONDS:-30}"
+export RUSTC_BOOTSTRAP=1
 if ! command -v cargo-fuzz >/dev/null 2>&1; then
   cargo install cargo-fuzz --locked
 fi
-export RUSTC_BOOTSTRAP=1
-failed=""
-for t in $(cd fuzz && cargo fuzz list); do
-  mkdir -p "fuzz/corpus/$t"
-  # a scratch copy of the corpus, so that CI does not grow the committed one
-  work="$(mktemp -d)"
-  cp -r "fuzz/corpus/$t/." "$work/"
-  echo "--- fuzz $t for ${seconds}s"
-  status=0
-  (cd fuzz && cargo fuzz run "$t" "$work" -- -max_total_time="$seconds" -print_final_stats=1) \
-    > "$work.log" 2>&1 || status=$?
-  grep -E "^(stat::number_of_executed_units|stat::new_units_added|==|SUMMARY|thread)" "$work.log" || true
-  if [ "$status" -ne 0 ]; then
-    echo "FAILED: fuzzing $t (exit $status); the input is in fuzz/artifacts/$t/"
-    tail -n 40 "$work.log"
-    failed="$failed $t"
-  fi
-  rm -rf "$work" "$work.log"
-done
-if [ -n "$failed" ]; then
-  echo "fuzzing found crashes in:$failed"
-  exit 1
+target_dir=()
+if [ -n "${FUZZ_TARGET_DIR:-}" ]; then
+  target_dir=(--target-dir "$FUZZ_TARGET_DIR")
 fi
+# limits every mode shares: an input that runs 10 s is a timeout, 2 GiB is out of memory
+limits=(-timeout=10 -rss_limit_mb=2048 -print_final_stats=1)
+
+targets() { (cd fuzz && cargo fuzz list); }
+
+# Short pass: FUZZ_SECONDS per target on a scratch copy of the corpus.
+short() {
+  local seconds="${FUZZ_SECONDS:-30}" failed="" t work status
+  for t in $(targets); do
+    mkdir -p "fuzz/corpus/$t"
+    # a scratch copy of the corpus, so that CI does not grow the committed one
+    work="$(mktemp -d)"
+    cp -r "fuzz/corpus/$t/." "$work/"
+    echo "--- fuzz $t for ${seconds}s"
+    status=0
+    (cd fuzz && cargo fuzz run "${target_dir[@]}" "$t" "$work" -- \
+      -max_total_time="$seconds" "${limits[@]}") > "$work.log" 2>&1 || status=$?
+    grep -E "^(stat::number_of_executed_units|stat::new_units_added|==|SUMMARY|thread)" "$work.log" || true
+    if [ "$status" -ne 0 ]; then
+      echo "FAILED: fuzzing $t (exit $status); the input is in fuzz/artifacts/$t/"
+      tail -n 40 "$work.log"
+      failed="$failed $t"
+    fi
+    rm -rf "$work" "$work.log"
+  done
+  if [ -n "$failed" ]; then
+    echo "fuzzing found crashes in:$failed"
+    exit 1
+  fi
+}
+
+# One campaign of $1 executions on target $2, corpus kept; prints its Markdown row.
+campaign() {
+  local runs="$1" t="$2" log status start end execs cov ft corp findings load
+  mkdir -p "fuzz/corpus/$t" fuzz/logs
+  log="fuzz/logs/$t.long.log"
+  load="$(cut -d' ' -f1-3 /proc/loadavg)"
+  start="$(date +%s)"
+  status=0
+  # the build is not part of the campaign's time
+  (cd fuzz && cargo fuzz build "${target_dir[@]}" "$t") > "$log" 2>&1 || {
+    echo "FAILED: building $t"; tail -n 30 "$log"; return 1; }
+  start="$(date +%s)"
+  (cd fuzz && nice -n 19 cargo fuzz run "${target_dir[@]}" "$t" "corpus/$t" -- \
+    -runs="$runs" "${limits[@]}") >> "$log" 2>&1 || status=$?
+  end="$(date +%s)"
+  execs="$(grep -Eo '^stat::number_of_executed_units: *[0-9]+' "$log" | grep -Eo '[0-9]+$' | tail -n1)"
+  cov="$(grep -Eo 'cov: [0-9]+' "$log" | tail -n1 | grep -Eo '[0-9]+')"
+  ft="$(grep -Eo 'ft: [0-9]+' "$log" | tail -n1 | grep -Eo '[0-9]+')"
+  if [ "$status" -eq 0 ]; then
+    findings="0 crashes, 0 timeouts, 0 OOM"
+    # keep the corpus small: minimise it to the inputs that still add coverage
+    (cd fuzz && nice -n 19 cargo fuzz cmin "${target_dir[@]}" "$t" "corpus/$t") >> "$log" 2>&1 || true
+  else
+    findings="FOUND (exit $status): $(grep -Eo '(deadly signal|timeout|out-of-memory|panicked at [^ ]+|ERROR: [A-Za-z]+: [a-z-]+)' "$log" | head -n1); input in fuzz/artifacts/$t/"
+  fi
+  corp="$(find "fuzz/corpus/$t" -type f | wc -l)"
+  printf '| %s | %s | %s | %s | %s | %s | %ss | %s |\n' \
+    "$t" "${execs:-?}" "${cov:-?}" "${ft:-?}" "$corp" "$findings" "$((end - start))" "$load"
+  return "$status"
+}
+
+long() {
+  local runs="${1:-10000000}" failed="" t
+  shift || true
+  local list=("$@")
+  if [ "${#list[@]}" -eq 0 ]; then
+    mapfile -t list < <(targets)
+  fi
+  echo "| target | executions | coverage (cov) | features (ft) | corpus files | findings | wall time | load at start (1/5/15 min) |"
+  echo "| --- | --- | --- | --- | --- | --- | --- | --- |"
+  for t in "${list[@]}"; do
+    campaign "$runs" "$t" || failed="$failed $t"
+  done
+  if [ -n "$failed" ]; then
+    echo "the campaign found problems in:$failed (logs in fuzz/logs/)"
+    exit 1
+  fi
+}
+
+# The allocation-counting and native-backend tests, built with AddressSanitizer (the
+# standard library stays uninstrumented; an explicit --target keeps build scripts and
+# proc macros out of the sanitizer).
+asan_tests() {
+  local host
+  host="$(rustc -vV | sed -n 's/^host: //p')"
+  export CARGO_TARGET_DIR="${ASAN_TARGET_DIR:-${CARGO_TARGET_DIR:-target}/asan}"
+  export RUSTFLAGS="-Zsanitizer=address"
+  export RUSTDOCFLAGS="-Zsanitizer=address"
+  export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=0}"
+  nice -n 19 cargo test --target "$host" -p skipper-xabsl --lib --test native_backend
+  nice -n 19 cargo test --target "$host" -p skipper-core alloc
+  nice -n 19 cargo test --target "$host" -p skipper-actionlib --test decode_bounds --test ros1_frames_corpus
+  nice -n 19 cargo test --target "$host" -p skipper-mission --test alloc_free
+  nice -n 19 cargo test --target "$host" -p skipper --test mission_alloc
+}
+
+case "${1:-}" in
+  --long) shift; long "$@" ;;
+  --asan-tests) asan_tests ;;
+  "") short ;;
+  *) echo "usage: scripts/fuzz.sh [--long [N] [TARGET...] | --asan-tests]" >&2; exit 2 ;;
+esac

@@ -16,6 +16,8 @@ pub mod commands;
 pub mod controllers;
 pub mod dashboard;
 pub mod exit;
+#[doc(hidden)]
+pub mod fuzzing;
 pub mod link_server;
 pub mod progress;
 pub mod recording;

@@ -4,6 +4,9 @@
 //! intermediate code, engine (a few cycles, native code and interpreter side by side),
 //! documentation and Graphviz. Any input must
 //! end in diagnostics or results, never a panic or a hang.
+//!
+//! [`trace`] is the `xabsl_trace` target: JSON lines of inputs, as `skipper xabsl run`
+//! reads them, for a synthetic agent with every kind of input.
 
 use crate::engine::{Backend, Engine};
 use crate::loader::MemLoader;
@@ -65,4 +68,115 @@ fn split(data: &[u8]) -> Vec<&[u8]> {
     }
     parts.push(&data[start..]);
     parts
+}
+
+/// The synthetic agent of the golden traces (N=5, seed 7): number, boolean and
+/// enumerated inputs, a parameterised input (defined as `in.f0 * k`), enumerations.
+fn trace_agent() -> Arc<crate::model::Program> {
+    const DIR: [(&str, &str); 8] = [
+        (
+            "agents.xabsl",
+            include_str!("../tests/data/golden/seed7-N5/agents.xabsl"),
+        ),
+        (
+            "sym.xabsl",
+            include_str!("../tests/data/golden/seed7-N5/sym.xabsl"),
+        ),
+        (
+            "bbs.xabsl",
+            include_str!("../tests/data/golden/seed7-N5/bbs.xabsl"),
+        ),
+        (
+            "o0.xabsl",
+            include_str!("../tests/data/golden/seed7-N5/o0.xabsl"),
+        ),
+        (
+            "o1.xabsl",
+            include_str!("../tests/data/golden/seed7-N5/o1.xabsl"),
+        ),
+        (
+            "o2.xabsl",
+            include_str!("../tests/data/golden/seed7-N5/o2.xabsl"),
+        ),
+        (
+            "o3.xabsl",
+            include_str!("../tests/data/golden/seed7-N5/o3.xabsl"),
+        ),
+        (
+            "o4.xabsl",
+            include_str!("../tests/data/golden/seed7-N5/o4.xabsl"),
+        ),
+    ];
+    static PROGRAM: std::sync::OnceLock<Arc<crate::model::Program>> = std::sync::OnceLock::new();
+    PROGRAM
+        .get_or_init(|| {
+            let mut files = MemLoader::new();
+            for (name, text) in DIR {
+                files.add(name, text);
+            }
+            Arc::new(crate::compile("agents.xabsl", &files).program)
+        })
+        .clone()
+}
+
+/// An engine for the trace target on `backend`, its parameterised input defined.
+fn trace_engine(backend: Backend) -> Option<Engine> {
+    let p = trace_agent();
+    let mut e = Engine::new(p.clone()).ok()?;
+    e.set_backend(backend);
+    if let Some(s) = p.symbol("in.scaled") {
+        let x = crate::parser::parse_expression("in.f0 * k", Default::default()).ok()?;
+        let x = crate::check::check_definition(&p, s, &x).ok()?;
+        e.define_input(s, &x).ok()?;
+    }
+    e.prepare();
+    Some(e)
+}
+
+/// Start an engine over: initial states, every input value back to 0.
+fn restart(e: &mut Engine) {
+    e.reset();
+    let p = e.program().clone();
+    for (s, sym) in p.symbols.iter().enumerate() {
+        if sym.kind == crate::model::SymbolKind::Input && e.input_is_value(s) {
+            e.set_input(s, 0.0);
+        }
+    }
+}
+
+/// Run up to 64 JSON lines of inputs through the trace runner on both backends (kept
+/// from input to input, started over each time: compiling the native code per input
+/// would be most of the work); both must accept or refuse each line alike and write the
+/// same output line.
+pub fn trace(data: &[u8]) {
+    use crate::trace::TraceRunner;
+    thread_local! {
+        static ENGINES: std::cell::RefCell<Option<(Engine, Engine)>> =
+            const { std::cell::RefCell::new(None) };
+    }
+    let Some((mut native, mut interp)) = ENGINES.with(|c| c.borrow_mut().take()).or_else(|| {
+        Some((
+            trace_engine(Backend::Native)?,
+            trace_engine(Backend::Interpreter)?,
+        ))
+    }) else {
+        return;
+    };
+    restart(&mut native);
+    restart(&mut interp);
+    let (mut a, mut b) = (TraceRunner::new(native), TraceRunner::new(interp));
+    let text = String::from_utf8_lossy(data);
+    for line in text.lines().take(64) {
+        let (x, y) = (
+            a.step(line).map(str::to_owned),
+            b.step(line).map(str::to_owned),
+        );
+        match (x, y) {
+            (Ok(x), Ok(y)) => assert_eq!(x, y, "the backends disagree on {line}"),
+            (Err(_), Err(_)) => {}
+            (x, y) => panic!("one backend refused {line}: {x:?} / {y:?}"),
+        }
+    }
+    let engines = (a.into_engine(), b.into_engine());
+    ENGINES.with(|c| *c.borrow_mut() = Some(engines));
 }

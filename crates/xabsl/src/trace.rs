@@ -44,6 +44,11 @@ impl TraceRunner {
         &mut self.engine
     }
 
+    /// The engine back, the runner done with.
+    pub fn into_engine(self) -> Engine {
+        self.engine
+    }
+
     /// Run one cycle from one input line; returns the output line (without a newline).
     pub fn step(&mut self, line: &str) -> Result<&str, Error> {
         let v: serde_json::Value = serde_json::from_str(line)
@@ -61,7 +66,7 @@ impl TraceRunner {
             Some(t) => t.as_u64().ok_or_else(|| {
                 Error::Engine("`time_ms` must be a non-negative integer (milliseconds)".into())
             })?,
-            None => self.time.map_or(0, |t| t + 100),
+            None => self.time.map_or(0, |t| t.saturating_add(100)),
         };
         if let Some(inputs) = obj.get("inputs") {
             let inputs = inputs
@@ -72,7 +77,7 @@ impl TraceRunner {
             }
         }
         self.engine.execute(time);
-        self.cycle = cycle + 1;
+        self.cycle = cycle.saturating_add(1);
         self.time = Some(time);
         self.out.clear();
         write_cycle(&mut self.out, &self.engine, cycle, time);

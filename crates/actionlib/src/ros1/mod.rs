@@ -5,6 +5,9 @@
 //! It depends on no other Skipper crate.
 
 pub mod action;
+#[cfg(feature = "arbitrary")]
+#[doc(hidden)]
+pub mod fuzz_frames;
 pub mod node;
 pub mod tcpros;
 #[doc(hidden)]

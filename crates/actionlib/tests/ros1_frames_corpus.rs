@@ -1,0 +1,67 @@
+//! The corpus of the structured `ros1_frames` fuzz target (fuzz/corpus/ros1_frames)
+//! replayed as a regular test, and the shape of issue 17's crash 4 built by hand: a
+//! status list whose count is the bytes that follow, in a frame of 4 MiB. No decode may
+//! ask for more memory at once than the frame's size allows.
+
+use arbitrary::{Arbitrary, Unstructured};
+use skipper_actionlib::msg::actionlib_msgs::GoalStatusArray;
+use skipper_actionlib::msg::Message;
+use skipper_actionlib::ros1::fuzz_frames::{check, Frame, LargestAlloc, Piece};
+
+#[global_allocator]
+static A: LargestAlloc = LargestAlloc;
+
+/// one measurement at a time (the harness runs tests on several threads)
+static ONE: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
+fn checked(f: &Frame) -> usize {
+    let _one = ONE.lock().unwrap_or_else(|p| p.into_inner());
+    check(f)
+}
+
+#[test]
+fn corpus_replays_within_the_allocation_bound() {
+    let dir =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fuzz/corpus/ros1_frames");
+    let mut n = 0;
+    for entry in std::fs::read_dir(&dir).unwrap() {
+        let data = std::fs::read(entry.unwrap().path()).unwrap();
+        if let Ok(f) = Frame::arbitrary_take_rest(Unstructured::new(&data)) {
+            checked(&f);
+            n += 1;
+        }
+    }
+    assert!(n >= 10, "only {n} frames in {}", dir.display());
+}
+
+#[test]
+fn a_status_list_counting_every_byte_that_follows_stays_within_the_bound() {
+    // header (seq, stamp, frame_id), then a count of one element per byte that follows
+    let pieces = |width| {
+        vec![
+            Piece::U32(1),
+            Piece::U32(0),
+            Piece::U32(0),
+            Piece::Str(String::new()),
+            Piece::CountOfRest { width, extra: 0 },
+            // 65535 * 32 zero bytes: 123360 empty entries of 17 bytes
+            Piece::Fill {
+                byte: 0,
+                len: 65535,
+                scale: 5,
+            },
+        ]
+    };
+    for width in [0, 16] {
+        let f = Frame {
+            first: 0,
+            pieces: pieces(width),
+        };
+        let body = f.body();
+        assert_eq!(body.len(), 16 + 4 + 65535 * 32);
+        checked(&f);
+        // the list decodes when its count is right (17-byte entries)
+        let list = GoalStatusArray::decode(&body);
+        assert_eq!(list.is_ok(), width == 16, "width {}", width + 1);
+    }
+}
