@@ -232,7 +232,8 @@ impl Server {
 
     fn run(mut self, stop: &AtomicBool) -> ServerExit {
         let cycle = self.config.sip_cycle.max(Duration::from_millis(1));
-        let sim_dt = cycle.mul_f64(self.config.time_scale.clamp(0.001, 1000.0));
+        let sim_dt =
+            skipper_core::seconds::scale(cycle, self.config.time_scale.clamp(0.001, 1000.0));
         let mut next_cycle = self.now() + cycle;
         let mut buf = vec![0u8; 4096];
         let exit = loop {
