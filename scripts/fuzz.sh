@@ -12,6 +12,8 @@
 #                                      then the corpus is minimised); prints one Markdown
 #                                      row per target for docs/fuzzing.md (executions,
 #                                      coverage, corpus, findings, wall time, load)
+#                                      (FUZZ_LONG_SECONDS caps each campaign's time: the
+#                                      row then shows the executions it reached)
 #   scripts/fuzz.sh --asan-tests       the counting-allocator and native-backend tests
 #                                      under AddressSanitizer (see docs/fuzzing.md)
 #
@@ -71,7 +73,8 @@ campaign() {
     echo "FAILED: building $t"; tail -n 30 "$log"; return 1; }
   start="$(date +%s)"
   (cd fuzz && nice -n 19 cargo fuzz run "${target_dir[@]}" "$t" "corpus/$t" -- \
-    -runs="$runs" "${limits[@]}") >> "$log" 2>&1 || status=$?
+    -runs="$runs" ${FUZZ_LONG_SECONDS:+-max_total_time="$FUZZ_LONG_SECONDS"} "${limits[@]}") \
+    >> "$log" 2>&1 || status=$?
   end="$(date +%s)"
   execs="$(grep -Eo '^stat::number_of_executed_units: *[0-9]+' "$log" | grep -Eo '[0-9]+$' | tail -n1)"
   cov="$(grep -Eo 'cov: [0-9]+' "$log" | tail -n1 | grep -Eo '[0-9]+')"
@@ -117,11 +120,13 @@ asan_tests() {
   export RUSTFLAGS="-Zsanitizer=address"
   export RUSTDOCFLAGS="-Zsanitizer=address"
   export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=0}"
-  nice -n 19 cargo test --target "$host" -p skipper-xabsl --lib --test native_backend
-  nice -n 19 cargo test --target "$host" -p skipper-core alloc
-  nice -n 19 cargo test --target "$host" -p skipper-actionlib --test decode_bounds --test ros1_frames_corpus
-  nice -n 19 cargo test --target "$host" -p skipper-mission --test alloc_free
-  nice -n 19 cargo test --target "$host" -p skipper --test mission_alloc
+  local t=(--target "$host")
+  nice -n 19 cargo test "${t[@]}" -p skipper-xabsl --lib --test native_backend --test alloc
+  nice -n 19 cargo test "${t[@]}" -p skipper-actionlib --test decode_bounds --test ros1_frames_corpus
+  nice -n 19 cargo test "${t[@]}" -p skipper-link --test alloc
+  nice -n 19 cargo test "${t[@]}" -p skipper-p2os --test alloc
+  nice -n 19 cargo test "${t[@]}" -p skipper-sim --test alloc
+  nice -n 19 cargo test "${t[@]}" -p skipper --test mission_alloc
 }
 
 case "${1:-}" in
