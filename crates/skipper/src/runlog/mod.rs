@@ -9,7 +9,7 @@
 //! | `/events` | as they happen | speech, collisions, statuses, transitions, goals, estop |
 //! | `/controller` | per robot, when it changed | the engine's state |
 //! | `/pose` | every cycle, per robot | a Foxglove `PoseInFrame` (plus `robot`, `t`) |
-//! | `/scan` | per robot, when its laser scanned | a Foxglove `LaserScan` (ranges to the mm), instead of `laser.*` in `/signals` |
+//! | `/scan` | per robot, when its laser scanned | a Foxglove `LaserScan` (ranges to the mm), instead of `laser.*` in `/signals`, with the pose and time the ranges were cast at (the cycle's start) |
 //! | `/objects` | when balls or cans moved | their positions |
 //! | `/summary` | once, at the end | the summary, without wall time |
 //!
@@ -63,6 +63,9 @@ pub struct RunLog {
     last_objects: Option<String>,
     /// per robot: the ids of `laser.0`, `laser.1`, ... (empty without a laser)
     lasers: Vec<Vec<skipper_core::SignalId>>,
+    /// per robot: where it was when it last sensed (the pose at the start of the cycle:
+    /// the end of the last one, or the start of the run)
+    sensed_at: Vec<skipper_core::Pose3>,
     status: Arc<Mutex<LogStatus>>,
 }
 
@@ -121,6 +124,7 @@ impl RunLog {
                 last_version: Vec::new(),
                 last_objects: None,
                 lasers: Vec::new(),
+                sensed_at: Vec::new(),
                 status: status.clone(),
             },
             status,
@@ -168,8 +172,9 @@ impl RunLog {
         if ids.is_empty() || !ids.iter().any(|&id| sig.changed_this_cycle(id)) {
             return;
         }
-        // the scan was taken where the robot is now, at the end of the cycle
-        let Some(p) = v.world.vehicle(i).map(|veh| veh.pose()) else {
+        // the ranges were cast when the robot sensed, at the start of the cycle: the scan
+        // has that pose and that time (the /pose of the cycle before says the same)
+        let Some(p) = self.sensed_at.get(i).copied() else {
             return;
         };
         let ranges: Vec<f64> = ids
@@ -181,7 +186,7 @@ impl RunLog {
             .collect();
         let q = p.quaternion();
         let (s, c) = p.yaw.sin_cos();
-        let next = v.now + v.dt;
+        let next = v.now;
         let step = 1f64.to_radians();
         let first = LASER_FIRST_DEG.to_radians();
         let msg = serde_json::json!({
@@ -210,6 +215,9 @@ impl Observer for RunLog {
             .collect();
         self.last_state = vec![None; self.robots.len()];
         self.last_version = vec![None; self.robots.len()];
+        self.sensed_at = (0..world.len())
+            .filter_map(|i| world.vehicle(i).map(|v| v.pose()))
+            .collect();
         let robots: Vec<_> = (0..world.len())
             .filter_map(|i| world.vehicle(i))
             .map(|v| serde_json::to_value(v.info()).unwrap_or_default())
@@ -291,6 +299,9 @@ impl Observer for RunLog {
                 continue;
             };
             let p = veh.pose();
+            if let Some(slot) = self.sensed_at.get_mut(i) {
+                *slot = p; // where the next cycle senses
+            }
             let q = p.quaternion();
             let msg = serde_json::json!({
                 "timestamp": {"sec": next.as_secs(), "nsec": next.subsec_nanos()},
