@@ -224,9 +224,10 @@ pub struct Actuation {
     /// stall on bumper contact: bit 0 front, bit 1 rear (P2OS BUMPSTALL)
     #[serde(skip_serializing_if = "Option::is_none")]
     pub bump_stall: Option<u8>,
-    /// text to speak
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub say: Option<Arc<str>>,
+    /// what to say, one utterance each, in order (a Soar agent's `send-message` to `say`
+    /// gives one per command)
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub say: Vec<Arc<str>>,
     /// AUV setpoints
     #[serde(skip_serializing_if = "Option::is_none")]
     pub auv: Option<AuvSetpoints>,

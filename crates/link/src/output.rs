@@ -298,10 +298,10 @@ impl Link {
             self.output.latched = Some(d);
             actuation.drive = Some(d);
         }
-        if !self.say.is_empty() {
-            actuation.say = Some(Arc::from(self.say.as_str()));
-            self.say.clear();
-        }
+        // one utterance per send-message, in the order the agent issued them
+        actuation
+            .say
+            .extend(self.say.drain(..).map(|s| Arc::<str>::from(s.as_str())));
     }
 
     /// The running command's check, every cycle (set-heading within 3°, stop below
@@ -484,11 +484,8 @@ impl Link {
                 let words = params::word_list(cmd, &step.ids)?;
                 match destination.as_deref() {
                     Some("say") => {
-                        for w in &words {
-                            if !self.say.is_empty() {
-                                self.say.push(' ');
-                            }
-                            self.say.push_str(w);
+                        if !words.is_empty() {
+                            self.say.push(words.join(" "));
                         }
                     }
                     to => {

@@ -47,7 +47,31 @@ fn o15_say_speaks_the_words() {
     let (step, tt) = send(&mut rig, Some("say"), &["hello", "", "world"]);
     rig.run_step(step);
     assert_eq!(rig.statuses(tt), ["accepted", "complete"]);
-    assert_eq!(rig.actuation.say.as_deref(), Some("hello world"));
+    assert_eq!(
+        rig.actuation.say,
+        vec![std::sync::Arc::<str>::from("hello world")]
+    );
+}
+
+#[test]
+fn several_says_in_one_cycle_are_one_utterance_each_in_order() {
+    let mut rig = Rig::new();
+    let mut step = Step::default();
+    for (k, list) in [["one", "two"], ["three", "four"], ["five", "six"]]
+        .iter()
+        .enumerate()
+    {
+        let list_id = format!("L{k}");
+        let c = rig.cmd(
+            "send-message",
+            &[("destination", s("say")), ("first", id(&list_id))],
+        );
+        step.commands.push(c);
+        step.ids.add_word_list(&list_id, list);
+    }
+    rig.run_step(step);
+    let said: Vec<&str> = rig.actuation.say.iter().map(|t| &**t).collect();
+    assert_eq!(said, ["one two", "three four", "five six"]);
 }
 
 #[test]
@@ -137,7 +161,7 @@ fn o15_malformed_word_lists_are_errors() {
             "{why}: {:?}",
             rig.message(tt)
         );
-        assert_eq!(rig.actuation.say, None);
+        assert!(rig.actuation.say.is_empty());
     }
     let c = rig.cmd("send-message", &[("destination", s("say"))]);
     rig.run(vec![c.clone()]);

@@ -95,7 +95,7 @@ fn io_compass_battery_and_analog_select() {
 fn speech_becomes_an_event() {
     let mut b = Bench::new(world(BOX));
     b.cycle(&Actuation {
-        say: Some("hello world".into()),
+        say: vec!["hello world".into()],
         ..Default::default()
     });
     let e = b

@@ -169,7 +169,7 @@ impl SpeechObserver {
 impl Observer for SpeechObserver {
     fn on_cycle(&mut self, view: &CycleView<'_>) {
         for (i, a) in view.actuation.iter().enumerate() {
-            if let Some(text) = &a.say {
+            for text in &a.say {
                 let name = view.world.vehicle(i).map(|v| v.info().name.as_str());
                 self.speaker.say(name.unwrap_or("robot"), text);
             }

@@ -516,7 +516,7 @@ impl Vehicle for P2osVehicle {
             self.queue(c, CommandPacket::int(CommandId::BumpStall, i32::from(b)));
         }
         drop(sh);
-        if let Some(text) = &a.say {
+        for text in &a.say {
             // P2OS SAY plays tones, not words: the text goes to the run log only
             events.push(now, "speech", serde_json::json!({ "text": &**text }));
         }

@@ -381,7 +381,7 @@ impl Vehicle for GroundRobot {
         if let Some(b) = a.bump_stall {
             self.bump_stall = b;
         }
-        if let Some(text) = &a.say {
+        for text in &a.say {
             events.push(now, "speech", serde_json::json!({ "text": &**text }));
         }
     }

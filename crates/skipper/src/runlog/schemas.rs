@@ -30,7 +30,7 @@ pub const ACTUATION: &str = r#"{
     "analog_select": {"type": "integer"},
     "sonar_enabled": {"type": "boolean"},
     "bump_stall": {"type": "integer"},
-    "say": {"type": "string"},
+    "say": {"type": "array", "items": {"type": "string"}, "description": "utterances, one per say, in order"},
     "auv": {"type": "object"}
   },
   "required": ["robot", "t"]

@@ -758,7 +758,7 @@ impl XabslController {
             }
             Act::Say(t) => {
                 if !self.ran_before.get(b).copied().unwrap_or(false) {
-                    c.actuation.say = Some(t.clone());
+                    c.actuation.say.push(t.clone());
                 }
             }
         }
@@ -886,7 +886,7 @@ impl Controller for XabslController {
                     match a {
                         Act::Gripper(g) => c.actuation.gripper = Some(*g),
                         Act::Stop => c.actuation.drive = Some(Drive::Stop),
-                        Act::Say(t) if changed => c.actuation.say = Some(t.clone()),
+                        Act::Say(t) if changed => c.actuation.say.push(t.clone()),
                         Act::Drive(x, y) => {
                             let ctx = Ctx {
                                 signals: c.signals,
@@ -910,7 +910,7 @@ impl Controller for XabslController {
                     Type::Boolean => if v != 0.0 { "true" } else { "false" }.to_string(),
                     Type::Decimal => format!("{v}"),
                 };
-                c.actuation.say = Some(text.into());
+                c.actuation.say.push(text.into());
             }
         }
         for (i, s) in self.engine.program().symbols.iter().enumerate() {
