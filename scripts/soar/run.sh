@@ -96,3 +96,15 @@ if [ "$status" != 2 ]; then
   echo "FAILED: a broken agent exited with $status, expected 2"; cat "$work/err.txt"; exit 1
 fi
 echo "ok: a broken agent is bad input: $(head -c 200 "$work/err.txt")"
+
+# an agent that does not load: Soar's message, without its progress stars
+{
+  for k in $(seq 1 100); do printf 'sp {make-x%s\n (state <s> ^superstate nil)\n-->\n (<s> ^x%s 1)}\n' "$k" "$k"; done
+  printf 'sp {broken\n (state <s> ^superstate nil\n-->\n (<s> ^z 1)}\n'
+} > "$work/broken.soar"
+if "$SKIPPER_BIN" run --soar "$work/broken.soar" --no-log --until 5s 2>"$work/broken.err" >/dev/null; then
+  echo "FAILED: an agent that does not load ran"; exit 1
+fi
+grep -q "Expected variable or constant for test" "$work/broken.err" || { echo "FAILED: no Soar message"; cat "$work/broken.err"; exit 1; }
+if grep -q '\*\*' "$work/broken.err"; then echo "FAILED: Soar's progress stars in the error"; cat "$work/broken.err"; exit 1; fi
+echo "soar: a broken agent's load error has no progress stars"

@@ -28,6 +28,18 @@ def log(*a):
     print("skipper-soar-bridge:", *a, file=sys.stderr, flush=True)
 
 
+def clean_load_error(text):
+    """Soar's load error without its progress marks: `source` prints a `*` for every
+    production it adds (and `#` for other constructs) before the message, often dozens of
+    lines of them; keep only the lines that say something."""
+    out = []
+    for line in text.splitlines():
+        line = line.lstrip("*#").rstrip()
+        if line.strip():
+            out.append(line)
+    return "\n".join(out)
+
+
 class Channel:
     """One JSON object per line, over a pair of binary streams."""
 
@@ -188,7 +200,7 @@ class Bridge:
         self.agent.ExecuteCommandLine('cd "%s"' % d)
         self.agent.LoadProductions(path)
         if self.agent.HadError():
-            raise RuntimeError(f"{path}: {self.agent.GetLastErrorDescription().strip()}")
+            raise RuntimeError(f"{path}: {clean_load_error(self.agent.GetLastErrorDescription())}")
 
     def output_commands(self):
         """Commands on the output-link now, by timetag."""

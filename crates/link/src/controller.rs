@@ -75,6 +75,11 @@ pub trait Port {
     fn send(&mut self, line: &[u8]) -> Result<(), LinkError>;
     /// Called once when the run ends.
     fn close(&mut self) {}
+    /// Why the last agent went ([`Received::Disconnected`]), in words a person
+    /// understands: "the agent closed the connection", "the connection was reset", ...
+    fn disconnect_cause(&self) -> Option<String> {
+        None
+    }
 }
 
 /// A link driving one vehicle for one agent (or, [`LinkController::serving`], for the
@@ -311,7 +316,16 @@ impl<P: Port> Controller for LinkController<P> {
                 self.step.clear();
                 self.link.set_mailbox_open(false);
                 cycle.actuation.drive = Some(Drive::Estop);
-                self.event(cycle, "disconnected");
+                let cause = self
+                    .port
+                    .disconnect_cause()
+                    .unwrap_or_else(|| "the agent's connection ended".into());
+                tracing::warn!(agent = %self.link.name(), "agent disconnected: {cause}; the robot stops");
+                cycle.events.push(
+                    cycle.now,
+                    "link",
+                    serde_json::json!({"agent": self.link.name(), "event": "disconnected", "cause": cause}),
+                );
             }
             Received::Silent => {
                 self.step.clear();

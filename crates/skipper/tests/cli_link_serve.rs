@@ -619,3 +619,31 @@ fn link_serve_has_help_with_examples() {
         "{help}"
     );
 }
+
+#[test]
+fn a_quick_reconnect_under_realtime_keeps_the_disconnected_event_and_its_cause() {
+    let server = Server::start(&["--realtime", "--log", "run.mcap"]);
+    let (mut a, _) = Agent::hello(&server.addr, None);
+    a.input();
+    a.step(&[velocity(0.3, 0.0)], Value::Null);
+    drop(a);
+    // the next agent comes at once, before the controller may have heard of the first
+    let (mut b, _) = Agent::hello(&server.addr, Some("robot1"));
+    b.input();
+    b.halt();
+    let (code, err, server) = server.wait();
+    assert_eq!(code, Some(0), "{err}");
+    let rec = skipper::recording::Recording::open(&server.path("run.mcap"), &|_| false).unwrap();
+    let link: Vec<&Value> = rec
+        .events
+        .iter()
+        .filter(|e| e.kind == "link")
+        .map(|e| &e.data)
+        .collect();
+    let gone = link
+        .iter()
+        .find(|d| d["event"] == "disconnected")
+        .unwrap_or_else(|| panic!("no disconnected event: {link:?}"));
+    assert_eq!(gone["cause"], "the agent closed the connection", "{gone}");
+    assert!(err.contains("agent disconnected: the agent closed the connection"), "{err}");
+}

@@ -94,15 +94,34 @@ impl BridgePort {
 
     fn read(&mut self) -> Result<AgentMessage, LinkError> {
         self.line.clear();
-        let n = self.stdout.read_line(&mut self.line)?;
+        let n = match self.stdout.read_line(&mut self.line) {
+            Ok(n) => n,
+            Err(e) => return Err(self.gone(&format!("reading from it failed ({e})"))),
+        };
         if n == 0 {
-            let status = self.child.wait().ok().and_then(|s| s.code());
-            return Err(LinkError::Agent(format!(
-                "the Soar bridge exited (status {})",
-                status.map_or("unknown".into(), |c| c.to_string())
-            )));
+            return Err(self.gone("it closed its output"));
         }
         skipper_link::wire::decode(self.line.trim_end())
+    }
+
+    /// The bridge went away: say how it ended (its exit status or the signal that
+    /// killed it), not only what the pipe said.
+    fn gone(&mut self, what: &str) -> LinkError {
+        use std::os::unix::process::ExitStatusExt;
+        let how = match self.child.wait() {
+            Ok(s) => match (s.code(), s.signal()) {
+                (Some(0), _) => "it exited normally".to_string(),
+                (Some(c), _) => format!("it exited with status {c}"),
+                (None, Some(9)) => "it was killed (SIGKILL)".to_string(),
+                (None, Some(15)) => "it was terminated (SIGTERM)".to_string(),
+                (None, Some(sig)) => format!("it was killed by signal {sig}"),
+                (None, None) => "it ended".to_string(),
+            },
+            Err(e) => format!("its state is unknown ({e})"),
+        };
+        LinkError::Agent(format!(
+            "the Soar bridge process is gone: {how}; {what}"
+        ))
     }
 }
 
@@ -128,10 +147,17 @@ impl Port for BridgePort {
         let Some(w) = self.stdin.as_mut() else {
             return Err(LinkError::Agent("the Soar bridge is closed".into()));
         };
-        w.write_all(line)?;
-        w.write_all(b"\n")?;
-        w.flush()?;
-        Ok(())
+        let sent = w
+            .write_all(line)
+            .and_then(|()| w.write_all(b"\n"))
+            .and_then(|()| w.flush());
+        match sent {
+            Ok(()) => Ok(()),
+            Err(e) => {
+                self.stdin = None;
+                Err(self.gone(&format!("writing to it failed ({e})")))
+            }
+        }
     }
 
     fn close(&mut self) {

@@ -115,6 +115,8 @@ enum Line {
     Text(String),
     End,
     Bad(String),
+    /// reading failed: the connection was reset or broke
+    Failed(std::io::Error),
 }
 
 fn read_line(r: &mut BufReader<TcpStream>, buf: &mut Vec<u8>, number: u64) -> Line {
@@ -130,7 +132,20 @@ fn read_line(r: &mut BufReader<TcpStream>, buf: &mut Vec<u8>, number: u64) -> Li
                 Err(e) => Line::Bad(format!("line {number} is not UTF-8 text ({e})")),
             }
         }
-        Err(_) => Line::End,
+        Err(e) => Line::Failed(e),
+    }
+}
+
+/// Why a read failed, in words a person understands.
+fn io_cause(e: &std::io::Error) -> String {
+    use std::io::ErrorKind::*;
+    match e.kind() {
+        ConnectionReset | ConnectionAborted => format!(
+            "the connection was reset: the agent's process ended or was killed ({e})"
+        ),
+        BrokenPipe => format!("the connection broke: the agent's process ended ({e})"),
+        TimedOut => format!("the connection timed out ({e})"),
+        _ => format!("reading from the agent failed: {e}"),
     }
 }
 
@@ -191,13 +206,19 @@ fn serve_connection(stream: TcpStream, id: u64, hub: &Arc<Hub>) {
     let refuse = |message: &str| {
         tracing::warn!(conn = id, "refusing an agent: {message}");
         own.send(&error_json(message));
+        format!("Skipper refused what the agent sent: {message}")
     };
+    let mut cause = String::from("the agent closed the connection");
     loop {
         number += 1;
         let text = match read_line(&mut reader, &mut buf, number) {
             Line::End => break,
+            Line::Failed(e) => {
+                cause = io_cause(&e);
+                break;
+            }
             Line::Bad(why) => {
-                refuse(&why);
+                cause = refuse(&why);
                 break;
             }
             Line::Text(t) => t,
@@ -208,14 +229,14 @@ fn serve_connection(stream: TcpStream, id: u64, hub: &Arc<Hub>) {
         let msg = match decode(&text) {
             Ok(m) => m,
             Err(e) => {
-                refuse(&format!("line {number}: {e}"));
+                cause = refuse(&format!("line {number}: {e}"));
                 break;
             }
         };
         match msg {
             AgentMessage::Hello { robot: wanted, .. } => {
                 if robot.is_some() {
-                    refuse(&format!("line {number}: a second hello"));
+                    cause = refuse(&format!("line {number}: a second hello"));
                     break;
                 }
                 let Some(o) = out.take() else { break };
@@ -237,29 +258,29 @@ fn serve_connection(stream: TcpStream, id: u64, hub: &Arc<Hub>) {
                         robot = Some(i);
                     }
                     Err(why) => {
-                        refuse(&why);
+                        cause = refuse(&why);
                         break;
                     }
                 }
             }
             AgentMessage::Step(step) => {
                 let Some(i) = robot else {
-                    refuse(&format!("line {number}: a step before hello"));
+                    cause = refuse(&format!("line {number}: a step before hello"));
                     break;
                 };
                 if halted {
-                    refuse(&format!("line {number}: a step after halted"));
+                    cause = refuse(&format!("line {number}: a step after halted"));
                     break;
                 }
                 halted = step.halted;
                 if let Err(why) = hub.step(i, step) {
-                    refuse(&format!("line {number}: {why}"));
+                    cause = refuse(&format!("line {number}: {why}"));
                     break;
                 }
             }
             AgentMessage::Halted { .. } => {
                 let Some(i) = robot else {
-                    refuse(&format!("line {number}: halted before hello"));
+                    cause = refuse(&format!("line {number}: halted before hello"));
                     break;
                 };
                 halted = true;
@@ -267,6 +288,7 @@ fn serve_connection(stream: TcpStream, id: u64, hub: &Arc<Hub>) {
             }
             AgentMessage::Error { message } => {
                 tracing::warn!(conn = id, "the agent reports: {message}");
+                cause = format!("the agent reported an error and left: {message}");
                 break;
             }
             AgentMessage::Tell { to, from, text } => {
@@ -274,21 +296,21 @@ fn serve_connection(stream: TcpStream, id: u64, hub: &Arc<Hub>) {
                     (Some(t), _) => t,
                     (None, Some(i)) => hub.names().get(i).cloned().unwrap_or_default(),
                     (None, None) => {
-                        refuse(&format!(
+                        cause = refuse(&format!(
                             "line {number}: a tell without `to` from a connection that has no robot"
                         ));
                         break;
                     }
                 };
                 if let Err(why) = hub.post().tell(&to, from.as_deref(), &text) {
-                    refuse(&format!("line {number}: {why}"));
+                    cause = refuse(&format!("line {number}: {why}"));
                     break;
                 }
             }
         }
     }
     if let Some(i) = robot {
-        hub.left(id, i);
+        hub.left(id, i, cause);
     }
     // the writer ends once every sender is gone (the hub dropped its outbox in `left`)
     drop(out);

@@ -49,7 +49,8 @@ enum Incoming {
     Connected,
     Step(Box<Step>),
     Halted,
-    Gone,
+    /// the agent's connection ended, and why
+    Gone(String),
 }
 
 /// How a robot's last agent ended.
@@ -99,6 +100,8 @@ struct Robot {
     last_heard: Instant,
     silent: bool,
     ending: Option<Ending>,
+    /// why the last agent's connection ended, once the controller heard of it
+    last_cause: Option<String>,
 }
 
 #[derive(Default)]
@@ -168,6 +171,7 @@ impl Hub {
                 last_heard: now,
                 silent: false,
                 ending: None,
+                last_cause: None,
             })
             .collect();
         Arc::new(Self {
@@ -265,13 +269,15 @@ impl Hub {
         if !out.send(&welcome(&r.name, &names)) {
             return Err("the connection closed".into());
         }
-        // what the last agent left queued is not for this one
+        // what the last agent left queued is not for this one, except the news that it
+        // left (a quick reconnect must not lose the `disconnected`)
+        let gone = r.queue.drain(..).rfind(|x| matches!(x, Incoming::Gone(_)));
+        r.queue.extend(gone);
         r.generation += 1;
         r.holder = Some(conn);
         r.halted = false;
         r.silent = false;
         r.last_heard = Instant::now();
-        r.queue.clear();
         r.queue.push_back(Incoming::Connected);
         r.out = Some(out);
         let name = r.name.clone();
@@ -323,8 +329,8 @@ impl Hub {
         self.changed.notify_all();
     }
 
-    /// Connection `conn`, holding robot `i`, ended.
-    pub(crate) fn left(&self, conn: u64, i: usize) {
+    /// Connection `conn`, holding robot `i`, ended (`cause` says why).
+    pub(crate) fn left(&self, conn: u64, i: usize, cause: String) {
         let mut st = self.lock();
         if let Some(r) = st.robots.get_mut(i) {
             if r.holder == Some(conn) {
@@ -332,7 +338,7 @@ impl Hub {
                 r.out = None;
                 if !r.halted {
                     r.ending = Some(Ending::Gone);
-                    r.queue.push_back(Incoming::Gone);
+                    r.queue.push_back(Incoming::Gone(cause));
                 }
                 r.halted = false;
             }
@@ -384,7 +390,10 @@ impl Hub {
                         Received::Step
                     }
                     Incoming::Halted => Received::Halted,
-                    Incoming::Gone => Received::Disconnected,
+                    Incoming::Gone(cause) => {
+                        r.last_cause = Some(cause);
+                        Received::Disconnected
+                    }
                 });
             }
             if done {
@@ -466,6 +475,10 @@ impl Port for ServerPort {
         // no agent: nothing to send to; a connection that cannot take it is closed
         self.hub.send(self.robot, self.generation, line);
         Ok(())
+    }
+
+    fn disconnect_cause(&self) -> Option<String> {
+        self.hub.lock().robots.get(self.robot)?.last_cause.clone()
     }
 }
 
