@@ -645,5 +645,8 @@ fn a_quick_reconnect_under_realtime_keeps_the_disconnected_event_and_its_cause()
         .find(|d| d["event"] == "disconnected")
         .unwrap_or_else(|| panic!("no disconnected event: {link:?}"));
     assert_eq!(gone["cause"], "the agent closed the connection", "{gone}");
-    assert!(err.contains("agent disconnected: the agent closed the connection"), "{err}");
+    assert!(
+        err.contains("agent disconnected: the agent closed the connection"),
+        "{err}"
+    );
 }

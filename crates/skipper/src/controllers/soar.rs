@@ -119,9 +119,7 @@ impl BridgePort {
             },
             Err(e) => format!("its state is unknown ({e})"),
         };
-        LinkError::Agent(format!(
-            "the Soar bridge process is gone: {how}; {what}"
-        ))
+        LinkError::Agent(format!("the Soar bridge process is gone: {how}; {what}"))
     }
 }
 

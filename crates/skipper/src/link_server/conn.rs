@@ -140,9 +140,9 @@ fn read_line(r: &mut BufReader<TcpStream>, buf: &mut Vec<u8>, number: u64) -> Li
 fn io_cause(e: &std::io::Error) -> String {
     use std::io::ErrorKind::*;
     match e.kind() {
-        ConnectionReset | ConnectionAborted => format!(
-            "the connection was reset: the agent's process ended or was killed ({e})"
-        ),
+        ConnectionReset | ConnectionAborted => {
+            format!("the connection was reset: the agent's process ended or was killed ({e})")
+        }
         BrokenPipe => format!("the connection broke: the agent's process ended ({e})"),
         TimedOut => format!("the connection timed out ({e})"),
         _ => format!("reading from the agent failed: {e}"),
