@@ -144,8 +144,15 @@ impl Controller for MissionController {
         let sp = self.exec.tick(cycle.now, cycle.signals);
         cycle.actuation.auv = Some(sp);
         for t in self.exec.transitions() {
+            let name = self
+                .exec
+                .mission()
+                .items
+                .get(t.item as usize)
+                .map(crate::model::Item::name);
             let mut data = serde_json::json!({
                 "item": self.exec.path(t.item),
+                "name": name,
                 "from": t.from.name(),
                 "to": t.to.name(),
             });

@@ -769,8 +769,18 @@ impl Executive {
             let (Some(rt), Some(&by)) = (self.rt.get(i), self.preempted_by.get(i)) else {
                 continue;
             };
+            // the children of a suspended substack are suspended with it (its parent is
+            // earlier in pre-order, so its shown state is already this tick's)
+            let parent_suspended = self
+                .mission
+                .items
+                .get(i)
+                .and_then(|it| it.parent)
+                .and_then(|p| self.shown.get(p))
+                .is_some_and(|s| *s == ItemState::Suspended);
             let now = match by {
                 Some(p) => ItemState::Preempted(p),
+                None if parent_suspended && rt.state == ItemState::Active => ItemState::Suspended,
                 None => rt.state,
             };
             let (ended, reason, completions) = (rt.ended, rt.reason, rt.completions);
@@ -902,7 +912,8 @@ impl Executive {
             .enumerate()
             .map(|(i, it)| {
                 let st = self.shown.get(i).copied().unwrap_or(ItemState::Inactive);
-                let mut o = serde_json::json!({"id": it.path, "state": st.name()});
+                let mut o =
+                    serde_json::json!({"id": it.path, "name": it.name(), "state": st.name()});
                 if let ItemState::Preempted(p) = st {
                     o["by"] = self.path(p).into();
                 }

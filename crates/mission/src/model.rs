@@ -216,6 +216,32 @@ impl Item {
     pub fn is_sequential(&self) -> bool {
         matches!(self.guard, Guard::None) && !self.is_behavior()
     }
+    /// What the item is, for people: a substack's `ID` (or `substack`), a behavior's
+    /// name with its key setting where it has one (`ReadSensor(SEA_WATER_SALINITY)`,
+    /// `SetSpeed(1 m/s)`, `Wait(60 s)`), else its name (`Waypoint`, `YoYo`).
+    pub fn name(&self) -> String {
+        let leaf = match &self.body {
+            Body::Stack { id: Some(id), .. } => return id.clone(),
+            Body::Stack { id: None, .. } if self.parent.is_none() => return "STACK".into(),
+            Body::Stack { id: None, .. } => return "substack".into(),
+            Body::Leaf(l) => l,
+        };
+        let name = leaf.spec().name;
+        let key = match leaf.kind {
+            crate::library::BehaviorKind::ReadSensor => leaf
+                .uri("URI")
+                .map(|u| crate::uri::info(u).name.to_string()),
+            crate::library::BehaviorKind::SetSpeed => {
+                leaf.number("SPEED").map(|v| format!("{v} m/s"))
+            }
+            crate::library::BehaviorKind::Wait => leaf.number("DURATION").map(|v| format!("{v} s")),
+            _ => None,
+        };
+        match key {
+            Some(k) => format!("{name}({k})"),
+            None => name.to_string(),
+        }
+    }
     /// The leaf, if it is one.
     pub fn leaf(&self) -> Option<&Leaf> {
         match &self.body {

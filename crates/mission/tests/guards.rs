@@ -93,3 +93,40 @@ fn when_behaviors_latch_until_their_parent_ends() {
     assert_eq!(b.state("1"), ItemState::Active);
     assert_eq!(b.last.depth, Some(30.0));
 }
+
+#[test]
+fn the_children_of_a_suspended_substack_show_suspended_and_items_have_names() {
+    let mut b = Bench::new(&mission(&format!(
+        "{{ ID = \"ops\"; WHILE = UniversalURI.DEPTH:GT(Units.METER(5));
+            BEHAVIOR(Guidance.ReadSensor):SET(Guidance.ReadSensor.URI, UniversalURI.SEA_WATER_SALINITY);
+            {WAIT}100); }};
+         {WAIT}1000);"
+    )));
+    b.tick();
+    assert_eq!(b.state("ops/1"), ItemState::Active);
+    b.set("DEPTH", 1.0);
+    b.tick();
+    assert_eq!(b.state("ops"), ItemState::Suspended);
+    assert_eq!(b.state("ops/1"), ItemState::Suspended);
+    assert_eq!(b.state("ops/2"), ItemState::Suspended);
+    let s = b.exec.state_json();
+    let names: Vec<&str> = s["items"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|i| i["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        names,
+        [
+            "STACK",
+            "ops",
+            "ReadSensor(SEA_WATER_SALINITY)",
+            "Wait(100 s)",
+            "Wait(1000 s)"
+        ]
+    );
+    b.set("DEPTH", 10.0);
+    b.tick();
+    assert_eq!(b.state("ops/1"), ItemState::Active, "resumed");
+}

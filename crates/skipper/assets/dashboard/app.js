@@ -334,6 +334,9 @@ function eventText(e) {
   const d = e.data;
   if (d == null) return '';
   if (typeof d !== 'object') return String(d);
+  // a state change names its item (a mission item, an option) first
+  const item = d.option ?? (d.name && d.item ? d.name + ' (' + d.item + ')' : d.item);
+  if (item != null && 'to' in d) return item + ': ' + (d.from ?? 'start') + ' → ' + (d.to ?? 'end') + (d.reason ? ' (' + d.reason + ')' : '');
   for (const k of ['text', 'message', 'reason', 'engaged', 'event']) if (k in d) return String(d[k]);
   if ('status' in d) return Object.entries(d).filter(([k, v]) => typeof v !== 'object').map(([k, v]) => k + ' ' + (typeof v === 'number' && !Number.isInteger(v) ? v.toFixed(2) : v)).join(', ');
   if ('with' in d) return 'with ' + d.with;

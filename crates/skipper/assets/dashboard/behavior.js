@@ -193,7 +193,8 @@ window.SkipperBehavior = (function () {
         depth = (root ? 1 : 0) + stacks.length;
         if (isStack) stacks.push(id);
       }
-      const label = depth === 0 ? id : id.slice(id.lastIndexOf('/') + 1);
+      // what the item is (`Waypoint`, `ReadSensor(SEA_WATER_SALINITY)`), else its place in the stack
+      const label = typeof it.name === 'string' && it.name ? it.name : (depth === 0 ? id : id.slice(id.lastIndexOf('/') + 1));
       const changed = view.changes.see('i:' + id, it.state + '/' + (it.by || ''), now);
       out.raw('<li class="bv-item' + (changed ? ' chg' : '') + '" style="margin-left:' + Math.min(depth, 20) + 'em" data-id="')
         .text(id).raw('" data-state="').text(it.state).raw('" title="').text(id).raw('"><span class="bv-name">').text(label).raw('</span> ');
