@@ -1,0 +1,31 @@
+//! Skipper's ROS 2 transport: a pure-Rust ROS 2 node (ros2-client on RustDDS, no
+//! system libraries) that interoperates with rclpy and rmw_fastrtps_cpp.
+//!
+//! - [`args`]: `ROS_DOMAIN_ID` and `--ros-args` (node name, namespace, remaps, `-p`);
+//! - [`node`]: the node (localhost-only discovery by default, `/rosout`, parameters);
+//! - [`qos`]: rclpy's default QoS profiles;
+//! - [`msg`]: the messages, as CDR-encodable structs;
+//! - [`cdr`]: bounded decoding of everything a node receives (fuzzed);
+//! - [`action`]: goals as ROS 2 actions under the SimpleActionServer policy;
+//! - [`client`]: an action client (`skipper action send --ros2`);
+//! - [`io`]: the reading thread (subscriptions and action services);
+//! - [`robot`]: a robot's topics (odom, pose, scan, sonar, battery, tf, the AUV's);
+//!   and `/clock` in simulated time.
+//!
+//! This crate depends on nothing of Skipper's but `skipper-core`: a binding fills
+//! [`action::GoalTarget`] for a controller's goal kinds and [`robot`]'s samples from a
+//! vehicle's signals.
+
+pub mod action;
+pub mod args;
+pub mod cdr;
+pub mod client;
+pub mod error;
+pub mod io;
+pub mod msg;
+pub mod node;
+pub mod qos;
+pub mod robot;
+
+pub use error::Ros2Error;
+pub use ros2_client::ParameterValue;

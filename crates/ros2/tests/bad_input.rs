@@ -1,0 +1,128 @@
+//! Bad input over DDS is counted and dropped: a sample on `cmd_vel` that does not decode
+//! as a Twist, and a TwistStamped whose frame is longer than the limit, never reach the
+//! robot; a good Twist does. Runs in a network namespace of its own.
+
+mod common;
+
+use serde::Serialize;
+use skipper_ros2::args::RosArgs;
+use skipper_ros2::cdr::{Dropped, MAX_TEXT};
+use skipper_ros2::io::{Inbox, IoLoop};
+use skipper_ros2::msg::geometry::{Twist, TwistStamped, Vector3};
+use skipper_ros2::msg::std::Header;
+use skipper_ros2::msg::RosType;
+use skipper_ros2::node::{Discovery, NodeConfig, Ros2Node};
+use skipper_ros2::qos;
+use std::sync::mpsc;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+/// Two bytes that claim to be a geometry_msgs/Twist (48 bytes on the wire).
+#[derive(Serialize, serde::Deserialize)]
+struct Short(u16);
+impl RosType for Short {
+    const PACKAGE: &'static str = "geometry_msgs";
+    const NAME: &'static str = "Twist";
+}
+impl ros2_client::Message for Short {}
+
+fn node(name: &str) -> Ros2Node {
+    Ros2Node::start(NodeConfig {
+        name: name.into(),
+        namespace: "/".into(),
+        args: RosArgs::parse::<&str>(&[], None).unwrap(),
+        discovery: Discovery::Localhost,
+        parameters: Vec::new(),
+        on_set: None,
+    })
+    .unwrap()
+}
+
+#[test]
+fn malformed_and_oversized_messages_are_counted_and_dropped() {
+    if !common::in_netns("malformed_and_oversized_messages_are_counted_and_dropped") {
+        return;
+    }
+    let mut robot = node("robot");
+    let dropped = Arc::new(Dropped::default());
+    let (tx, rx) = mpsc::channel();
+    let tx2 = tx.clone();
+    let twist = robot
+        .subscription::<Twist>("/robot1/cmd_vel", qos::default())
+        .unwrap();
+    let stamped = robot
+        .subscription::<TwistStamped>("/robot1/cmd_vel_stamped", qos::default())
+        .unwrap();
+    let io = IoLoop::start(vec![
+        Box::new(Inbox::new(
+            "/robot1/cmd_vel",
+            twist,
+            dropped.clone(),
+            None,
+            move |t: Twist| {
+                let _ = tx.send(t.linear.x);
+            },
+        )),
+        Box::new(Inbox::new(
+            "/robot1/cmd_vel_stamped",
+            stamped,
+            dropped.clone(),
+            None,
+            move |t: TwistStamped| {
+                let _ = tx2.send(t.twist.linear.x);
+            },
+        )),
+    ])
+    .unwrap();
+
+    let mut peer = node("peer");
+    let bad = peer
+        .publisher::<Short>("/robot1/cmd_vel", qos::default())
+        .unwrap();
+    let good = peer
+        .publisher::<Twist>("/robot1/cmd_vel", qos::default())
+        .unwrap();
+    let long = peer
+        .publisher::<TwistStamped>("/robot1/cmd_vel_stamped", qos::default())
+        .unwrap();
+    let oversized = TwistStamped {
+        header: Header {
+            frame_id: "x".repeat(MAX_TEXT + 1),
+            ..Header::default()
+        },
+        twist: Twist::default(),
+    };
+    let ok = Twist {
+        linear: Vector3 {
+            x: 0.25,
+            y: 0.0,
+            z: 0.0,
+        },
+        ..Twist::default()
+    };
+    // publish until discovery has matched and each kind has been seen once
+    let deadline = Instant::now() + Duration::from_secs(30);
+    let mut received = Vec::new();
+    loop {
+        let (malformed, bounds) = dropped.counts();
+        if malformed > 0 && bounds > 0 && !received.is_empty() {
+            break;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "not all samples arrived: {:?}",
+            dropped.counts()
+        );
+        let _ = bad.publish(Short(7));
+        let _ = good.publish(ok);
+        let _ = long.publish(oversized.clone());
+        while let Ok(x) = rx.recv_timeout(Duration::from_millis(100)) {
+            received.push(x);
+        }
+    }
+    io.stop();
+    assert!(
+        received.iter().all(|&x| x == 0.25),
+        "only the good twist arrives: {received:?}"
+    );
+}
