@@ -9,6 +9,8 @@
 //! - [`action`]: goals as ROS 2 actions under the SimpleActionServer policy;
 //! - [`client`]: an action client (`skipper action send --ros2`);
 //! - [`io`]: the reading thread (subscriptions and action services);
+//! - [`goals`]: a controller's goal kinds as actions, through its goal port;
+//! - [`link`]: `skipper run --ros2`'s node and robots;
 //! - [`robot`]: a robot's topics (odom, pose, scan, sonar, battery, tf, the AUV's);
 //!   and `/clock` in simulated time.
 //!
@@ -21,7 +23,9 @@ pub mod args;
 pub mod cdr;
 pub mod client;
 pub mod error;
+pub mod goals;
 pub mod io;
+pub mod link;
 pub mod msg;
 pub mod node;
 pub mod qos;

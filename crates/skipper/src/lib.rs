@@ -22,6 +22,11 @@ pub mod link_server;
 pub mod progress;
 pub mod recording;
 pub mod report;
+#[cfg(feature = "ros2")]
+pub mod ros2;
+#[cfg(not(feature = "ros2"))]
+#[path = "ros2_off.rs"]
+pub mod ros2;
 pub mod runlog;
 pub mod shutdown;
 pub mod sim_fleet;

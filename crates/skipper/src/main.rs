@@ -59,7 +59,7 @@ enum Command {
 
 fn main() -> ExitCode {
     let filter = tracing_subscriber::EnvFilter::try_from_env("SKIPPER_LOG")
-        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("warn"));
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("warn,rustdds=off,ros2_client=off"));
     tracing_subscriber::fmt()
         .with_env_filter(filter)
         .with_writer(std::io::stderr)

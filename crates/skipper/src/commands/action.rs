@@ -75,6 +75,13 @@ pub struct SendArgs {
     /// machine; prints a warning; for 0.0.0.0 set ROS_IP or ROS_HOSTNAME).
     #[arg(long, value_name = "ADDR")]
     pub ros_host: Option<std::net::IpAddr>,
+    /// A ROS 2 action server instead (domain ROS_DOMAIN_ID, peers on this machine):
+    /// `skipper action send --ros2 /robot1/goto x=1 y=0.5`.
+    #[arg(long, conflicts_with_all = ["master", "ros_host"])]
+    pub ros2: bool,
+    /// With --ros2: discover peers on the network of this local address too.
+    #[arg(long, requires = "ros2", value_name = "ADDR")]
+    pub ros2_host: Option<std::net::IpAddr>,
 }
 
 /// Run it; returns the exit status.
@@ -85,6 +92,9 @@ pub fn run(args: ActionArgs) -> Result<u8, Failure> {
 }
 
 fn send(args: SendArgs) -> Result<u8, Failure> {
+    if args.ros2 {
+        return crate::ros2::send(&args, args.ros2_host);
+    }
     let server = args.server.trim_end_matches('/').to_string();
     skipper_actionlib::ros1::node::check_name(&server)
         .map_err(|e| Failure::bad_input(e.to_string()))?;

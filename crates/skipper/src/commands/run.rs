@@ -92,6 +92,20 @@ pub struct RunArgs {
     /// address peers reach this machine by.
     #[arg(long, requires = "ros", value_name = "ADDR")]
     pub ros_host: Option<std::net::IpAddr>,
+    /// Join ROS 2 (domain ROS_DOMAIN_ID, peers on this machine only): each robot gets
+    /// /<robot>/odom, pose, scan, sonar, battery, cmd_vel, goal_pose and its goal kinds
+    /// as actions (goto, run_option, run_mission); the node publishes /tf, /tf_static,
+    /// /clock and /rosout. See docs/ros2.md.
+    #[arg(long, conflicts_with = "ros")]
+    pub ros2: bool,
+    /// With --ros2: discover peers on the network of this local address too (0.0.0.0:
+    /// every interface); prints a warning, anyone on it can drive the robots.
+    #[arg(long, requires = "ros2", value_name = "ADDR")]
+    pub ros2_host: Option<std::net::IpAddr>,
+    /// With --ros2, last: ROS 2 arguments (-r __node:=NAME -r __ns:=/NS -r FROM:=TO -p
+    /// NAME:=VALUE).
+    #[arg(long = "ros-args", requires = "ros2", num_args = 0.., allow_hyphen_values = true, value_name = "ARG")]
+    pub ros_args: Vec<String>,
 }
 
 /// One robot's goals and velocity commands, for the transports.
@@ -144,8 +158,8 @@ pub fn run(args: RunArgs) -> Result<u8, Failure> {
         .map(|a| crate::dashboard::ServeOptions::new(a, args.allow_remote))
         .transpose()?;
     let options = BindOptions {
-        goto: serve.is_some() || args.ros.is_some(),
-        velocity: args.ros.is_some(),
+        goto: serve.is_some() || args.ros.is_some() || args.ros2,
+        velocity: args.ros.is_some() || args.ros2,
     };
     let real_robot = !matches!(args.world.vehicle, VehicleChoice::Sim);
     let rate = args.rate.unwrap_or(setup.rate);
@@ -180,6 +194,13 @@ pub fn run(args: RunArgs) -> Result<u8, Failure> {
             .collect();
         let topics = link.serve(runner.world(), robots).map_err(ros_failure)?;
         runner.add_observer(topics);
+    }
+    if args.ros2 {
+        let robots = served
+            .iter()
+            .map(|s| (s.robot, s.goals.clone(), s.velocity.clone()))
+            .collect();
+        crate::ros2::attach(&mut runner, robots, &args.ros_args, args.ros2_host, rate)?;
     }
     for o in setup.observers {
         runner.add_observer(o);

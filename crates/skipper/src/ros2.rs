@@ -1,0 +1,223 @@
+//! The ROS 2 wiring of the binary (cargo feature `ros2`, on by default): `skipper run
+//! --ros2` binds the run's robots through `skipper_ros2::link`, `skipper action send
+//! --ros2` sends one goal with `skipper_ros2::client`. See docs/ros2.md.
+
+use crate::commands::action::SendArgs;
+use crate::exit::{self, Failure};
+use skipper_core::goals::GoalPort;
+use skipper_core::velocity::VelocityInbox;
+use skipper_core::{RunControl, Runner};
+use skipper_ros2::action::{status_name, ActionType, GoalStatusEnum, Goto, RunMission, RunOption};
+use skipper_ros2::args::RosArgs;
+use skipper_ros2::client::{self, Ending, Event};
+use skipper_ros2::link::{Robot, Ros2Link};
+use skipper_ros2::node::{Discovery, NodeConfig, Ros2Node};
+use skipper_ros2::robot::{GroundGeometry, LaserGeometry, SonarGeometry};
+use skipper_ros2::Ros2Error;
+use skipper_sim::ground::params;
+use std::net::IpAddr;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+
+/// The opening of a Pioneer sonar's cone (deg).
+const SONAR_CONE_DEG: f64 = 30.0;
+
+fn failure(e: Ros2Error) -> Failure {
+    match e {
+        Ros2Error::Config(m) => Failure::bad_input(m),
+        e => Failure::failed(e.to_string()),
+    }
+}
+
+/// The simulated Pioneer's laser and sonar ring, as `skipper-sim` has them.
+fn pioneer_geometry() -> GroundGeometry {
+    let ranges = skipper_sim::spec::Settings::default();
+    GroundGeometry {
+        laser: Some(LaserGeometry {
+            x: params::LASER_X,
+            angle_min: params::LASER_FIRST_DEG.to_radians(),
+            angle_increment: std::f64::consts::PI / (params::LASER_BEAMS as f64 - 1.0),
+            range_min: 0.02,
+            range_max: ranges.laser_range,
+        }),
+        sonar: params::SONAR_RING
+            .iter()
+            .map(|&(x_mm, y_mm, deg)| SonarGeometry {
+                x: x_mm / 1000.0,
+                y: y_mm / 1000.0,
+                yaw: deg.to_radians(),
+                field_of_view: SONAR_CONE_DEG.to_radians(),
+                min_range: 0.1,
+                max_range: ranges.sonar_range,
+            })
+            .collect(),
+    }
+}
+
+/// `skipper run --ros2`: serve `robots` (index, goals, velocity inbox) of `runner`'s
+/// world on ROS 2.
+pub fn attach(
+    runner: &mut Runner,
+    robots: Vec<(usize, Arc<dyn GoalPort>, VelocityInbox)>,
+    ros_args: &[String],
+    host: Option<IpAddr>,
+    rate: f64,
+) -> Result<(), Failure> {
+    let control: Arc<RunControl> = runner.control();
+    let names: Vec<String> = (0..runner.world().len())
+        .filter_map(|i| runner.world().vehicle(i).map(|v| v.info().name.clone()))
+        .collect();
+    let link = Ros2Link::start(ros_args, host, &names, rate, control).map_err(failure)?;
+    let robots = robots
+        .into_iter()
+        .map(|(index, goals, velocity)| Robot {
+            index,
+            goals,
+            velocity,
+        })
+        .collect();
+    let observer = link
+        .serve(runner.world(), robots, &pioneer_geometry())
+        .map_err(failure)?;
+    runner.add_observer(observer);
+    Ok(())
+}
+
+/// A goal of type `G` from FIELD=VALUE arguments: numbers and booleans where the goal's
+/// field is one, text otherwise; an unknown field is bad input.
+fn goal_from_fields<G: serde::Serialize + serde::de::DeserializeOwned + Default>(
+    ty: &str,
+    fields: &[String],
+) -> Result<G, Failure> {
+    let serde_json::Value::Object(mut m) = serde_json::to_value(G::default()).unwrap_or_default()
+    else {
+        return Err(Failure::failed(format!("{ty} has no fields")));
+    };
+    let known: Vec<String> = m.keys().cloned().collect();
+    for f in fields {
+        let Some((k, v)) = f.split_once('=') else {
+            return Err(Failure::bad_input(format!(
+                "`{f}` is not FIELD=VALUE (the fields of {ty} are {})",
+                known.join(", ")
+            )));
+        };
+        let value = match m.get(k) {
+            None => {
+                return Err(Failure::bad_input(format!(
+                    "{ty} has no field `{k}` (its fields are {})",
+                    known.join(", ")
+                )))
+            }
+            Some(serde_json::Value::Number(_)) => match v.parse::<f64>() {
+                Ok(x) if x.is_finite() => serde_json::json!(x),
+                _ => {
+                    return Err(Failure::bad_input(format!(
+                        "{k}={v}: must be a finite number"
+                    )))
+                }
+            },
+            Some(serde_json::Value::Bool(_)) => match v {
+                "true" | "false" => serde_json::Value::Bool(v == "true"),
+                _ => {
+                    return Err(Failure::bad_input(format!(
+                        "{k}={v}: must be true or false"
+                    )))
+                }
+            },
+            Some(_) => serde_json::Value::String(v.to_string()),
+        };
+        m.insert(k.to_string(), value);
+    }
+    serde_json::from_value(serde_json::Value::Object(m))
+        .map_err(|e| Failure::bad_input(format!("{ty}: {e}")))
+}
+
+/// `skipper action send --ros2`: the exit status as for ROS 1 (0 SUCCEEDED, 1
+/// otherwise, 2 bad fields, 130 interrupted).
+pub fn send(args: &SendArgs, host: Option<IpAddr>) -> Result<u8, Failure> {
+    let server = args.server.trim_end_matches('/').to_string();
+    let domain = std::env::var("ROS_DOMAIN_ID").ok();
+    let ros_args = RosArgs::parse::<&str>(&[], domain.as_deref()).map_err(failure)?;
+    let discovery = Discovery::from_host(host);
+    let mut node = Ros2Node::start(NodeConfig {
+        name: format!("skipper_action_{}", std::process::id()),
+        namespace: "/".into(),
+        args: ros_args,
+        discovery: discovery.clone(),
+        parameters: Vec::new(),
+        on_set: None,
+    })
+    .map_err(failure)?;
+    if let Some(w) = discovery.warning(&node.fully_qualified_name()) {
+        eprintln!("{w}");
+    }
+    let (pkg, action) = client::action_type(&node, &server, args.wait)
+        .map_err(|e| Failure::failed(e.to_string()))?;
+    let ty = format!("{pkg}/{action}");
+    let f = &args.fields;
+    match ty.as_str() {
+        "skipper_msgs/Goto" => go::<Goto>(&mut node, &server, goal_from_fields(&ty, f)?, args),
+        "skipper_msgs/RunOption" => go::<RunOption>(&mut node, &server, goal_from_fields(&ty, f)?, args),
+        "skipper_msgs/RunMission" => go::<RunMission>(&mut node, &server, goal_from_fields(&ty, f)?, args),
+        other => Err(Failure::failed(format!(
+            "{server} serves {other}, which this client does not know over ROS 2 (it knows skipper_msgs/Goto, RunOption, RunMission)"
+        ))),
+    }
+}
+
+fn go<A: ActionType>(
+    node: &mut Ros2Node,
+    server: &str,
+    goal: A::Goal,
+    args: &SendArgs,
+) -> Result<u8, Failure>
+where
+    A::Feedback: std::fmt::Debug,
+    A::Result: std::fmt::Debug,
+{
+    let stop = Arc::new(AtomicBool::new(false));
+    let s2 = stop.clone();
+    crate::shutdown::on_stop(move || s2.store(true, Ordering::SeqCst));
+    println!("goal: {goal:?}");
+    let mut interrupted = false;
+    let ending = client::send::<A>(
+        node,
+        server,
+        goal,
+        args.wait,
+        args.timeout,
+        &stop,
+        |e| match e {
+            Event::Accepted => println!("active"),
+            Event::Feedback(f) => println!("feedback: {f:?}"),
+            Event::Canceling(timed_out) => {
+                interrupted = !timed_out;
+                eprintln!(
+                    "{}: cancelling the goal",
+                    if timed_out { "timeout" } else { "interrupted" }
+                );
+            }
+        },
+    )
+    .map_err(|e| Failure::failed(e.to_string()))?;
+    let code = match ending {
+        Ending::Rejected => {
+            println!("REJECTED");
+            exit::FAILED
+        }
+        Ending::Unconfirmed => {
+            eprintln!("error: the server did not confirm the cancel within 5 s");
+            exit::FAILED
+        }
+        Ending::Done(status, result) => {
+            println!("{}", status_name(status));
+            println!("result: {result:?}");
+            if status == GoalStatusEnum::Succeeded {
+                0
+            } else {
+                exit::FAILED
+            }
+        }
+    };
+    Ok(if interrupted { exit::INTERRUPTED } else { code })
+}

@@ -1,0 +1,71 @@
+#!/usr/bin/env bash
+# ROS 2 benchmarks (not in CI), inside a loopback-only network namespace of their own:
+#  1. goal round trip under an rclpy ActionClient: Skipper's goal server
+#     (crates/ros2/examples/bench_server.rs) and an rclpy ActionServer doing the same work
+#     (py_bench_server.py), run alternately ROUNDS times, GOALS goals each: p50/p90/p99
+#     and the server's CPU per goal;
+#  2. `skipper run --ros2 --robots 100` publishing every robot's topics at 10 Hz for
+#     SECONDS: the CPU it takes, with no subscriber and with an rclpy node subscribed to
+#     every robot's odom and scan.
+# Run under nice -n 19 on a shared machine; prints the load average.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+root="$PWD"
+GOALS="${GOALS:-500}" ROUNDS="${ROUNDS:-3}" SECONDS_RUN="${SECONDS_RUN:-20}"
+: "${SKIPPER_BIN:=${CARGO_TARGET_DIR:-$root/target}/release/skipper}"
+py="${ROS2_VENV:-$root/.venv-ros2}/bin/python"
+cargo build --release -q -p skipper-ros2 --example bench_server
+server="${CARGO_TARGET_DIR:-$root/target}/release/examples/bench_server"
+source scripts/ros2/netns.sh
+trap netns_down EXIT
+ns="skr2bench$$"
+netns_up "$ns"
+export ROS_AUTOMATIC_DISCOVERY_RANGE=LOCALHOST
+echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
+
+serve() {  # LABEL CMD...: start a server, run the client against it, stop the server
+  local label="$1"; shift
+  exec 3> >(in_ns "$ns" "$@" >/dev/null 2>&1)
+  local pid=""
+  for _ in $(seq 100); do
+    pid="$(ip netns pids "$ns" | head -1)"; [ -n "$pid" ] && break; sleep 0.1
+  done
+  in_ns "$ns" "$py" scripts/ros2/bench.py "$GOALS" "$pid" "$label"
+  exec 3>&-
+  for _ in $(seq 100); do [ -z "$(ip netns pids "$ns")" ] && break; sleep 0.1; done
+}
+
+echo "== goal round trips, $GOALS goals, alternating, $ROUNDS rounds"
+for r in $(seq "$ROUNDS"); do
+  serve skipper "$server"
+  serve rclpy "$py" scripts/ros2/py_bench_server.py
+done
+
+echo "== 100 robots, every topic at 10 Hz, ${SECONDS_RUN}s"
+cpu_of() { local f; f="$(cut -d')' -f2 "/proc/$1/stat")"; set -- $f; echo $(( ${12} + ${13} )); }
+for subscribed in no yes; do
+  in_ns "$ns" "$SKIPPER_BIN" run --ros2 --robots 100 --no-log --until "$((SECONDS_RUN + 15))s" >/dev/null 2>&1 &
+  sleep 0.5
+  pid="$(ip netns pids "$ns" | head -1)"
+  if [ "$subscribed" = yes ]; then
+    in_ns "$ns" "$py" - <<'PY' >/dev/null 2>&1 &
+import rclpy
+from rclpy.node import Node
+from nav_msgs.msg import Odometry
+from sensor_msgs.msg import LaserScan
+rclpy.init(); n = Node("bench_sink")
+for k in range(1, 101):
+    n.create_subscription(Odometry, f"/robot{k}/odom", lambda m: None, 10)
+    n.create_subscription(LaserScan, f"/robot{k}/scan", lambda m: None, 10)
+rclpy.spin(n)
+PY
+  fi
+  sleep 10   # start-up and discovery
+  c0=$(cpu_of "$pid"); t0=$(date +%s.%N)
+  sleep "$SECONDS_RUN"
+  c1=$(cpu_of "$pid"); t1=$(date +%s.%N)
+  python3 -c "import os; t=os.sysconf('SC_CLK_TCK'); c=($c1-$c0)/t; w=$t1-$t0; print(f'100 robots, subscriber: $subscribed: {c:.2f} s CPU in {w:.1f} s = {100*c/w:.0f}% of one core')"
+  for p in $(ip netns pids "$ns"); do kill "$p" 2>/dev/null || true; done
+  for _ in $(seq 100); do [ -z "$(ip netns pids "$ns")" ] && break; sleep 0.1; done
+done
+echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"

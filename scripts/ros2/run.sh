@@ -1,0 +1,115 @@
+#!/usr/bin/env bash
+# ROS 2 interop: real rclpy (Jazzy wheels in .venv-ros2, from install.sh) against
+# `skipper run --ros2`. Every DDS process runs in a network namespace made here with only
+# loopback up (the fleet: namespaces joined by veth through a bridge namespace, addresses
+# from 192.0.2.0/24, the documentation test net); the trap stops every process and
+# removes every namespace. Checks (checks.py): topics, types, frames and rates, /tf
+# against odom, /clock with use_sim_time, /rosout, parameters, cmd_vel and goal_pose,
+# goto goals (feedback, result, cancel, preemption), run_option and run_mission goals,
+# the AUV's topics, TwistStamped cmd_vel, `skipper action send --ros2`, and a fleet of 3 hosts x 5 robots driven from
+# a fourth host.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+root="$PWD"
+: "${SKIPPER_BIN:=${CARGO_TARGET_DIR:-$root/target}/release/skipper}"
+venv="${ROS2_VENV:-$root/.venv-ros2}"
+py="$venv/bin/python"
+[ -x "$py" ] || { echo "no ROS 2 venv: run scripts/ros2/install.sh" >&2; exit 1; }
+source scripts/ros2/netns.sh
+tmp="$(mktemp -d)"
+tag="skr2$$"
+cleanup() { netns_down; rm -rf "$tmp"; }
+trap cleanup EXIT
+fail() { echo "FAIL $*"; for f in "$tmp"/*.log "$tmp"/*.err "$tmp"/*.out; do echo "--- $f"; tail -15 "$f"; done; exit 1; }
+export ROS_AUTOMATIC_DISCOVERY_RANGE=LOCALHOST RMW_IMPLEMENTATION=rmw_fastrtps_cpp
+total=0
+rclpy_checks() {  # NS LOG ARGS...: checks.py in namespace NS
+  local ns="$1" log="$2"; shift 2
+  in_ns "$ns" timeout 300 "$py" scripts/ros2/checks.py "$@" 2>"$tmp/$log.err" | tee "$tmp/$log.out" \
+    || fail "checks.py $*"
+  total=$((total + $(grep -c '^ok ' "$tmp/$log.out")))
+}
+skipper_in() {  # NS LOG ARGS...: skipper run in namespace NS, in the background
+  local ns="$1" log="$2"; shift 2
+  in_ns "$ns" "$SKIPPER_BIN" run "$@" >"$tmp/$log.log" 2>&1 &
+}
+
+echo "== 1. a ground robot"
+netns_up "$tag-a"
+skipper_in "$tag-a" ground --ros2 --no-log
+rclpy_checks "$tag-a" ground ground
+grep -q "ROS 2: node /skipper on domain 0" "$tmp/ground.log" || fail "no start line"
+in_ns "$tag-a" timeout 120 "$SKIPPER_BIN" action send --ros2 /robot1/goto x=-1 y=1 --wait 20s >"$tmp/send.out" 2>&1 \
+  || fail "skipper action send --ros2"
+grep -q "^feedback: GotoFeedback" "$tmp/send.out" && grep -q "^SUCCEEDED" "$tmp/send.out" || fail "send: $(cat "$tmp/send.out")"
+echo "ok   skipper action send --ros2 /robot1/goto: feedback, SUCCEEDED"
+status=0
+in_ns "$tag-a" timeout 60 "$SKIPPER_BIN" action send --ros2 /robot1/goto x=-4 y=4 --timeout 1s >"$tmp/cancel.out" 2>&1 || status=$?
+[ "$status" = 1 ] && grep -q "^CANCELED" "$tmp/cancel.out" || fail "send --timeout: $status $(cat "$tmp/cancel.out")"
+echo "ok   skipper action send --ros2 --timeout 1s: the goal is canceled (CANCELED, exit 1)"
+total=$((total + 2))
+netns_down
+
+echo "== 2. an XABSL agent: run_option"
+netns_up "$tag-b"
+skipper_in "$tag-b" xabsl examples/xabsl/goals/agents.xabsl --ros2 --no-log --speed 4
+rclpy_checks "$tag-b" xabsl xabsl
+netns_down
+
+echo "== 3. a mission: the AUV's topics and run_mission"
+netns_up "$tag-c"
+skipper_in "$tag-c" mission examples/missions/test_mission.lua --ros2 --no-log --speed 20
+rclpy_checks "$tag-c" mission mission
+netns_down
+
+echo "== 4. --ros-args, ROS_DOMAIN_ID, TwistStamped cmd_vel"
+netns_up "$tag-d"
+ROS_DOMAIN_ID=42 in_ns "$tag-d" "$SKIPPER_BIN" run --ros2 --no-log --ros-args -r __node:=fleet_a \
+  -r __ns:=/site -p stamped_cmd_vel:=true >"$tmp/args.log" 2>&1 &
+ROS_DOMAIN_ID=42 in_ns "$tag-d" timeout 120 "$py" - >"$tmp/args.out" 2>"$tmp/args.err" <<'PY' || fail "--ros-args and TwistStamped"
+import time, rclpy
+from rclpy.node import Node
+from geometry_msgs.msg import TwistStamped
+from nav_msgs.msg import Odometry
+rclpy.init(); n = Node("args_check")
+end = time.monotonic() + 30
+while time.monotonic() < end and ("fleet_a", "/site") not in n.get_node_names_and_namespaces():
+    rclpy.spin_once(n, timeout_sec=0.1)
+assert ("fleet_a", "/site") in n.get_node_names_and_namespaces(), n.get_node_names_and_namespaces()
+print("ok   --ros-args -r __node:=fleet_a -r __ns:=/site on domain 42")
+seen = []
+n.create_subscription(Odometry, "/site/robot1/odom", lambda o: seen.append(o.twist.twist.linear.x), 10)
+p = n.create_publisher(TwistStamped, "/site/robot1/cmd_vel", 10)
+end = time.monotonic() + 30
+while time.monotonic() < end and not (seen and abs(seen[-1] - 0.2) < 0.02):
+    t = TwistStamped(); t.twist.linear.x = 0.2; p.publish(t); rclpy.spin_once(n, timeout_sec=0.05)
+assert seen and abs(seen[-1] - 0.2) < 0.02, seen[-3:]
+print("ok   -p stamped_cmd_vel:=true: cmd_vel as geometry_msgs/TwistStamped drives the robot")
+PY
+cat "$tmp/args.out"; total=$((total + 2))
+netns_down
+
+echo "== 5. a fleet: 3 hosts x 5 robots, one rclpy client on a fourth host"
+sw="$tag-sw"
+netns_up "$sw"
+ip -n "$sw" link add br0 type bridge
+ip -n "$sw" link set br0 up
+for h in 1 2 3 4; do
+  netns_up "$tag-h$h"
+  ip link add "veth$h$$" netns "$tag-h$h" type veth peer name "port$h" netns "$sw"
+  ip -n "$sw" link set "port$h" master br0 up
+  ip -n "$tag-h$h" addr add "192.0.2.$h/24" dev "veth$h$$"
+  ip -n "$tag-h$h" link set "veth$h$$" up multicast on
+  ip -n "$tag-h$h" route add 224.0.0.0/4 dev "veth$h$$" 2>/dev/null || ip -n "$tag-h$h" route replace 224.0.0.0/4 dev "veth$h$$"
+done
+for h in 1 2 3; do
+  skipper_in "$tag-h$h" "fleet$h" --ros2 --ros2-host "192.0.2.$h" --robots 5 --no-log --ros-args -r "__ns:=/host$h"
+done
+ROS_AUTOMATIC_DISCOVERY_RANGE=SUBNET rclpy_checks "$tag-h4" fleet fleet 3 5
+for h in 1 2 3; do
+  grep -q "warning: the ROS 2 node /host$h/skipper discovers peers on the networks of 192.0.2.$h" "$tmp/fleet$h.log" \
+    || fail "host $h printed no discovery warning"
+done
+echo "ok   each host warned that it discovers beyond this machine"; total=$((total + 1))
+netns_down
+echo "ROS 2: $total passed, 0 failed"
