@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # ROS 2 benchmarks (not in CI), inside a loopback-only network namespace of their own:
 #  1. goal round trip under an rclpy ActionClient: Skipper's goal server
-#     (crates/ros2/examples/bench_server.rs) and an rclpy ActionServer doing the same work
+#     (crates/ros2/examples/ros2_bench_server.rs) and an rclpy ActionServer doing the same work
 #     (py_bench_server.py), run alternately ROUNDS times, GOALS goals each: p50/p90/p99
 #     and the server's CPU per goal;
 #  2. `skipper run --ros2 --robots 100` publishing every robot's topics at 10 Hz for
@@ -14,8 +14,8 @@ root="$PWD"
 GOALS="${GOALS:-500}" ROUNDS="${ROUNDS:-3}" SECONDS_RUN="${SECONDS_RUN:-20}"
 : "${SKIPPER_BIN:=${CARGO_TARGET_DIR:-$root/target}/release/skipper}"
 py="${ROS2_VENV:-$root/.venv-ros2}/bin/python"
-cargo build --release -q -p skipper-ros2 --example bench_server
-server="${CARGO_TARGET_DIR:-$root/target}/release/examples/bench_server"
+cargo build --release -q -p skipper-ros2 --example ros2_bench_server
+server="${CARGO_TARGET_DIR:-$root/target}/release/examples/ros2_bench_server"
 source scripts/ros2/netns.sh
 trap netns_down EXIT
 ns="skr2bench$$"

@@ -1,5 +1,5 @@
 """The rclpy side of bench.sh: an rclpy ActionServer of skipper_msgs/Goto on /bench/goto
-doing the same work as crates/ros2/examples/bench_server.rs (one feedback, then
+doing the same work as crates/ros2/examples/ros2_bench_server.rs (one feedback, then
 SUCCEEDED with the goal as the result). Runs until stdin closes."""
 import sys, threading
 import rclpy
