@@ -405,3 +405,55 @@ fn a_subscriber_that_never_reads_holds_up_nobody_and_frames_stay_whole() {
     drop(stalled);
     drop(p);
 }
+
+/// With a dispatch, what arrives for a server or a client waits in the application's
+/// queue: the state machines change, and their callbacks run, on the thread that runs
+/// the queue (a callback queue, as a roscpp spinner runs one).
+#[test]
+fn a_dispatch_queue_runs_the_state_machines_on_its_own_thread() {
+    type Job = Box<dyn FnOnce() + Send>;
+    let m = master_with_params();
+    let (tx, rx) = std::sync::mpsc::channel::<Job>();
+    let tx = Mutex::new(tx);
+    let d: skipper_actionlib::ros1::action::Dispatch = Some(Arc::new(move |j: Job| {
+        let _ = tx.lock().unwrap().send(j);
+    }));
+    let sn = node(&m, "/qsrv");
+    let a = ActionServer::<Test>::new(server_config_from_params(&sn, "/q"), Arc::new(SystemClock));
+    let _sb = ActionServerBinding::with_dispatch(&sn, "/q", &a, d.clone()).unwrap();
+    let server = SimpleActionServer::new(a);
+    let me = std::thread::current().id();
+    let called_here = Arc::new(AtomicBool::new(false));
+    let (s2, here) = (server.clone(), called_here.clone());
+    server.register_goal_callback(move || {
+        here.store(std::thread::current().id() == me, Ordering::SeqCst);
+        let g = s2.accept_new_goal().unwrap();
+        s2.set_succeeded(Some(TestResult { result: g.goal + 1 }), "queued")
+            .unwrap();
+    });
+    server.start();
+    let cn = node(&m, "/qcli");
+    let ac = ActionClient::<Test>::new("/qcli", Arc::new(SystemClock));
+    let _cb = ActionClientBinding::with_dispatch(&cn, "/q", &ac, d).unwrap();
+    let c = SimpleActionClient::new(ac);
+    // run the queue until the client is done (the test thread is the queue's)
+    let run_until = |done: &dyn Fn() -> bool| {
+        while !done() {
+            if let Ok(job) = rx.recv_timeout(Duration::from_secs(10)) {
+                job();
+            } else {
+                panic!("nothing arrived");
+            }
+        }
+    };
+    run_until(&|| c.action_client().is_server_connected());
+    c.send_goal(TestGoal { goal: 41 }, None, None, None);
+    run_until(&|| c.simple_state() == SimpleGoalState::Done);
+    assert!(
+        called_here.load(Ordering::SeqCst),
+        "the goal callback ran on the queue's thread"
+    );
+    assert_eq!(c.state(), StatusCode::Succeeded);
+    assert_eq!(c.result(), Some(TestResult { result: 42 }));
+    assert_eq!(c.goal_status_text(), "queued");
+}

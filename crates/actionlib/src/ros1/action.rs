@@ -142,6 +142,20 @@ fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
     m.lock().unwrap_or_else(|p| p.into_inner())
 }
 
+/// Where a binding hands what arrives for its server or client (a goal, a cancel, a
+/// status list, a result, a feedback): `None` handles it at once on the connection's
+/// reader thread; a dispatch queues it for a thread of the application's (a callback
+/// queue, as roscpp's spinners run), so the state machine changes and its callbacks run
+/// there, in the order the messages came.
+pub type Dispatch = Option<Arc<dyn Fn(Box<dyn FnOnce() + Send>) + Send + Sync>>;
+
+fn dispatch(d: &Dispatch, f: impl FnOnce() + Send + 'static) {
+    match d {
+        None => f(),
+        Some(d) => d(Box::new(f)),
+    }
+}
+
 struct ServerPubs<A: Action> {
     action: A,
     status: TypedPublisher<GoalStatusArray>,
@@ -223,6 +237,16 @@ impl ActionServerBinding {
         ns: &str,
         server: &ActionServer<A>,
     ) -> Result<Self, RosError> {
+        Self::with_dispatch(node, ns, server, None)
+    }
+
+    /// [`ActionServerBinding::new`] with incoming goals and cancels handed to `d`.
+    pub fn with_dispatch<A: Action>(
+        node: &Node,
+        ns: &str,
+        server: &ActionServer<A>,
+        d: Dispatch,
+    ) -> Result<Self, RosError> {
         let action = server.action().clone();
         let pubs = Arc::new(ServerPubs::<A> {
             status: TypedPublisher::advertise(node, &format!("{ns}/status"), true)?,
@@ -254,11 +278,18 @@ impl ActionServerBinding {
                     goal: a.goal_type().decode_fields(r)?,
                 })
             },
-            move |m, _| s.handle_goal(m),
+            {
+                let d = d.clone();
+                move |m, _| {
+                    let s = s.clone();
+                    dispatch(&d, move || s.handle_goal(m))
+                }
+            },
         )?;
         let s = server.clone();
         let cancel = subscribe::<GoalId>(node, &format!("{ns}/cancel"), move |m, _| {
-            s.handle_cancel(m)
+            let s = s.clone();
+            dispatch(&d, move || s.handle_cancel(m))
         })?;
         let stop = Arc::new((Mutex::new(false), Condvar::new()));
         let freq = server.config().status_frequency;
@@ -368,6 +399,17 @@ impl ActionClientBinding {
         ns: &str,
         client: &ActionClient<A>,
     ) -> Result<Self, RosError> {
+        Self::with_dispatch(node, ns, client, None)
+    }
+
+    /// [`ActionClientBinding::new`] with incoming status lists, results and feedback
+    /// handed to `d`.
+    pub fn with_dispatch<A: Action>(
+        node: &Node,
+        ns: &str,
+        client: &ActionClient<A>,
+        d: Dispatch,
+    ) -> Result<Self, RosError> {
         let action = client.action().clone();
         let pubs = Arc::new(ClientPubs::<A> {
             goal: advertise_as(
@@ -393,7 +435,13 @@ impl ActionClientBinding {
                     result: a.result_type().decode_fields(r)?,
                 })
             },
-            move |m, _| c.handle_result(&m),
+            {
+                let d = d.clone();
+                move |m, _| {
+                    let c = c.clone();
+                    dispatch(&d, move || c.handle_result(&m))
+                }
+            },
         )?);
         let (c, a) = (client.clone(), action.clone());
         let feedback = Arc::new(subscribe_as(
@@ -407,7 +455,13 @@ impl ActionClientBinding {
                     feedback: a.feedback_type().decode_fields(r)?,
                 })
             },
-            move |m, _| c.handle_feedback(&m),
+            {
+                let d = d.clone();
+                move |m, _| {
+                    let c = c.clone();
+                    dispatch(&d, move || c.handle_feedback(&m))
+                }
+            },
         )?);
         if let Ok(mut g) = pubs.subs.lock() {
             *g = Some((result.clone(), feedback.clone()));
@@ -415,7 +469,11 @@ impl ActionClientBinding {
         let c = client.clone();
         let status =
             subscribe::<GoalStatusArray>(node, &format!("{ns}/status"), move |m, from| {
-                c.handle_status(from, &m)
+                if d.is_none() {
+                    return c.handle_status(from, &m);
+                }
+                let (c, from) = (c.clone(), from.to_string());
+                dispatch(&d, move || c.handle_status(&from, &m))
             })?;
         Ok(Self {
             _status: status,

@@ -1,7 +1,8 @@
 //! The ROS 1 transport, written for this crate (no ROS libraries): XML-RPC to the master
 //! and between nodes ([`xmlrpc`]), TCPROS ([`tcpros`]), a node with the slave API
 //! ([`node`]), and the bindings that put an [`ActionServer`](crate::ActionServer) or an
-//! [`ActionClient`](crate::ActionClient) on a node's topics ([`action`]).
+//! [`ActionClient`](crate::ActionClient) on a node's topics ([`action`]), and services
+//! ([`service`]).
 //! It depends on no other Skipper crate.
 
 pub mod action;
@@ -9,6 +10,7 @@ pub mod action;
 #[doc(hidden)]
 pub mod fuzz_frames;
 pub mod node;
+pub mod service;
 pub mod tcpros;
 #[doc(hidden)]
 pub mod testing;

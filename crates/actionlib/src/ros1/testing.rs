@@ -1,5 +1,5 @@
-//! A minimal ROS master for tests (not a real master: no rosout, no services) (registration, publisherUpdate pushes, getTopicTypes,
-//! parameters), plus a fake publisher's slave API (`requestTopic` answered with a port
+//! A minimal ROS master for tests (not a real master: no rosout) (registration of topics
+//! and services, publisherUpdate pushes, lookupService, getTopicTypes, parameters), plus a fake publisher's slave API (`requestTopic` answered with a port
 //! the test listens on), so the ROS 1 transport is tested without a ROS installation.
 
 use super::xmlrpc::{self, Value};
@@ -17,6 +17,8 @@ struct State {
     params: HashMap<String, Value>,
     /// topic -> TCPROS port of the fake publisher
     fake_ports: HashMap<String, u16>,
+    /// service -> its rosrpc:// URI
+    services: HashMap<String, String>,
 }
 
 /// The fake master; it serves until the process ends.
@@ -139,6 +141,22 @@ fn serve(s: TcpStream, st: &Mutex<State>, me: &str) {
                 s.subs.entry(topic).or_default().retain(|x| *x != api);
                 reply(1, 1.into())
             }
+            "registerService" => {
+                s.services.insert(a(1), a(2));
+                reply(1, 1.into())
+            }
+            "unregisterService" => {
+                let (name, api) = (a(1), a(2));
+                let known = s.services.get(&name) == Some(&api);
+                if known {
+                    s.services.remove(&name);
+                }
+                reply(1, i32::from(known).into())
+            }
+            "lookupService" => match s.services.get(&a(1)) {
+                Some(uri) => reply(1, uri.as_str().into()),
+                None => reply(-1, "".into()),
+            },
             "getParam" => match s.params.get(&a(1)) {
                 Some(v) => reply(1, v.clone()),
                 None => reply(-1, 0.into()),

@@ -1,6 +1,6 @@
 //! A ROS 1 node: it registers with the master over XML-RPC, serves the slave API
 //! (`requestTopic`, `publisherUpdate`, `getBusInfo`, `getPid`, ... — what `rostopic` and
-//! `rosnode` use), publishes and subscribes over TCPROS.
+//! `rosnode` use), publishes and subscribes over TCPROS, and offers services.
 //!
 //! Threads: one accepting XML-RPC calls, one accepting TCPROS subscribers, one writer per
 //! subscriber connection, one reader per publisher we subscribe to. A publisher writes a
@@ -14,6 +14,7 @@
 //! the node keeps serving the others.
 
 mod publish;
+pub(crate) mod service;
 mod slave;
 mod subscribe;
 
@@ -120,6 +121,7 @@ struct Inner {
     queue_size: usize,
     pubs: Mutex<HashMap<String, Arc<PubTopic>>>,
     subs: Mutex<HashMap<String, Arc<SubTopic>>>,
+    services: Mutex<HashMap<String, Arc<service::SrvEntry>>>,
     stop: AtomicBool,
     shutdown_requested: AtomicBool,
     next_conn: AtomicU64,
@@ -199,6 +201,7 @@ impl Node {
             queue_size: config.queue_size.max(1),
             pubs: Mutex::new(HashMap::new()),
             subs: Mutex::new(HashMap::new()),
+            services: Mutex::new(HashMap::new()),
             stop: AtomicBool::new(false),
             shutdown_requested: AtomicBool::new(false),
             next_conn: AtomicU64::new(1),
@@ -401,6 +404,10 @@ impl Inner {
                 vec![s.topic.as_str().into(), self.xmlrpc_uri.as_str().into()],
             );
             close_sub(&s);
+        }
+        let services: Vec<_> = lock(&self.services).drain().map(|x| x.0).collect();
+        for name in services {
+            self.unregister_service(&name);
         }
         // wake the accept loops
         let _ = TcpStream::connect_timeout(&self.xmlrpc_addr, Duration::from_millis(200));

@@ -156,7 +156,7 @@ pub(super) fn serve_subscriber(inner: &Arc<Inner>, mut s: TcpStream) {
         }
     };
     if h.get("service").is_some() {
-        return refuse(inner, &mut s, "this node offers no services".into());
+        return super::service::serve_service(inner, s, &h);
     }
     let (Some(topic), Some(md5), Some(callerid)) =
         (h.get("topic"), h.get("md5sum"), h.get("callerid"))
