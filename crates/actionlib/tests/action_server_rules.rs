@@ -245,3 +245,41 @@ fn g5_a_goal_asked_to_cancel_may_still_succeed_or_be_rejected_from_recalling() {
     c.set_accepted("").unwrap();
     assert_eq!(c.status(), Some(S::Preempting));
 }
+
+#[test]
+fn a_server_that_goes_away_ends_every_unfinished_goal() {
+    let (s, _c, rec) = server();
+    let got = collect(&s);
+    s.start();
+    for (id, g) in [
+        ("active", 1),
+        ("preempting", 2),
+        ("pending", 3),
+        ("done", 4),
+    ] {
+        s.handle_goal(goal(id, t(90), g));
+    }
+    s.handle_cancel(cancel("recalling", Time::ZERO)); // a placeholder: RECALLING
+    let handles = got.lock().unwrap().clone();
+    for h in &handles[..2] {
+        h.set_accepted("").unwrap();
+    }
+    handles[3].set_accepted("").unwrap();
+    handles[3].set_succeeded(None, "ok").unwrap();
+    s.handle_cancel(cancel("preempting", Time::ZERO));
+    rec.take();
+    assert_eq!(s.end_unfinished("the node shut down"), 4);
+    let mut ended = rec.results();
+    ended.sort_by(|a, b| a.0.cmp(&b.0));
+    let why = "the node shut down".to_string();
+    assert_eq!(
+        ended,
+        vec![
+            ("active".into(), S::Aborted, why.clone(), 0),
+            ("pending".into(), S::Rejected, why.clone(), 0),
+            ("preempting".into(), S::Aborted, why.clone(), 0),
+            ("recalling".into(), S::Recalled, why, 0),
+        ]
+    );
+    assert_eq!(s.end_unfinished("again"), 0, "nothing is left to end");
+}

@@ -457,3 +457,16 @@ fn a_dispatch_queue_runs_the_state_machines_on_its_own_thread() {
     assert_eq!(c.result(), Some(TestResult { result: 42 }));
     assert_eq!(c.goal_status_text(), "queued");
 }
+
+#[test]
+fn parameters_are_set_read_and_deleted() {
+    let m = FakeMaster::start().unwrap();
+    let n = node(&m, "/params");
+    assert!(!n.has_param("/p/speed"));
+    n.set_param("/p/speed", Value::Double(0.5)).unwrap();
+    assert!(n.has_param("/p/speed"));
+    assert_eq!(n.get_param("/p/speed"), Some(Value::Double(0.5)));
+    assert!(n.delete_param("/p/speed"));
+    assert!(!n.delete_param("/p/speed"), "it was deleted already");
+    assert_eq!(n.get_param("/p/speed"), None);
+}

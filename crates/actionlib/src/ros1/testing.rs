@@ -157,6 +157,17 @@ fn serve(s: TcpStream, st: &Mutex<State>, me: &str) {
                 Some(uri) => reply(1, uri.as_str().into()),
                 None => reply(-1, "".into()),
             },
+            "setParam" => {
+                if let Some(v) = p.get(2) {
+                    s.params.insert(a(1), v.clone());
+                }
+                reply(1, 0.into())
+            }
+            "hasParam" => reply(1, Value::Bool(s.params.contains_key(&a(1)))),
+            "deleteParam" => match s.params.remove(&a(1)) {
+                Some(_) => reply(1, 0.into()),
+                None => reply(-1, 0.into()),
+            },
             "getParam" => match s.params.get(&a(1)) {
                 Some(v) => reply(1, v.clone()),
                 None => reply(-1, 0.into()),

@@ -325,6 +325,35 @@ impl<A: Action> ActionServer<A> {
         st.trackers.iter().map(|t| t.status.clone()).collect()
     }
 
+    /// End every goal that has not finished, for a server that goes away (its node shuts
+    /// down), so that no client waits on a goal nobody works on: ACTIVE and PREEMPTING
+    /// goals are ABORTED, PENDING ones REJECTED, RECALLING ones RECALLED, each with
+    /// `text` and a default result. How many goals it ended.
+    pub fn end_unfinished(&self, text: &str) -> usize {
+        let open: Vec<(Arc<str>, StatusCode)> = {
+            let st = lock(&self.shared.state);
+            st.trackers
+                .iter()
+                .filter_map(|t| {
+                    let code = StatusCode::from_u8(t.status.status)?;
+                    (!code.is_terminal()).then(|| (t.id.clone(), code))
+                })
+                .collect()
+        };
+        let mut ended = 0;
+        for (id, code) in open {
+            let ev = match code {
+                StatusCode::Active | StatusCode::Preempting => GoalEvent::Abort,
+                StatusCode::Pending => GoalEvent::Reject,
+                _ => GoalEvent::Cancel,
+            };
+            if self.shared.apply(&id, ev, Some(None), text).is_ok() {
+                ended += 1;
+            }
+        }
+        ended
+    }
+
     /// The last cancel stamp.
     pub fn last_cancel(&self) -> Time {
         lock(&self.shared.state).last_cancel

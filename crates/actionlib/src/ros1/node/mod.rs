@@ -340,6 +340,30 @@ impl Node {
             .and_then(|v| v.as_str().map(str::to_string))
     }
 
+    /// Set a parameter on the parameter server.
+    pub fn set_param(&self, key: &str, value: Value) -> Result<(), RosError> {
+        self.inner
+            .master("setParam", vec![key.into(), value])
+            .map(|_| ())
+    }
+
+    /// Whether the parameter server has `key`.
+    pub fn has_param(&self, key: &str) -> bool {
+        self.inner
+            .master("hasParam", vec![key.into()])
+            .is_ok_and(|v| v == Value::Bool(true))
+    }
+
+    /// Delete a parameter; whether the parameter server had it.
+    pub fn delete_param(&self, key: &str) -> bool {
+        self.inner.master("deleteParam", vec![key.into()]).is_ok()
+    }
+
+    /// Call the master's API: `method(caller_id, params...)`; the reply's value.
+    pub fn call_master(&self, method: &str, params: Vec<Value>) -> Result<Value, RosError> {
+        self.inner.master(method, params)
+    }
+
     /// The topics the master knows and their types.
     pub fn topic_types(&self) -> Result<Vec<(String, String)>, RosError> {
         let v = self.inner.master("getTopicTypes", vec![])?;
