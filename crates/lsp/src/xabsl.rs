@@ -202,48 +202,8 @@ pub(crate) fn describe(p: &Program, d: Def) -> Option<(String, Option<String>)> 
                 o.doc.clone(),
             )
         }
-        Def::State(o, s) => {
-            let opt = p.options.get(o)?;
-            let st = opt.states.get(s)?;
-            let mut flags = String::new();
-            if s == opt.initial {
-                flags.push_str("initial ");
-            }
-            if st.target {
-                flags.push_str("target ");
-            }
-            (
-                format!("{flags}state {} // of option {}", st.name, opt.name),
-                st.doc.clone(),
-            )
-        }
-        Def::Symbol(s) => {
-            let s = p.symbols.get(s)?;
-            let io = match s.kind {
-                skipper_xabsl::model::SymbolKind::Input => "input",
-                skipper_xabsl::model::SymbolKind::Output => "output",
-                skipper_xabsl::model::SymbolKind::Internal => "internal",
-            };
-            let ps: Vec<String> = s
-                .params
-                .iter()
-                .map(|x| format!("{} {};", type_name(p, x.ty), x.short))
-                .collect();
-            let ps = if ps.is_empty() {
-                String::new()
-            } else {
-                format!(" ({})", ps.join(" "))
-            };
-            (
-                format!(
-                    "{} {io} {}{}{ps}",
-                    type_name(p, s.ty),
-                    s.name,
-                    extras(&s.range, &s.measure)
-                ),
-                s.doc.clone(),
-            )
-        }
+        Def::State(o, s) => describe_state(p, o, s)?,
+        Def::Symbol(s) => describe_symbol(p, s)?,
         Def::Constant(c) => {
             let c = p.constants.get(c)?;
             (
@@ -291,6 +251,50 @@ pub(crate) fn describe(p: &Program, d: Def) -> Option<(String, Option<String>)> 
             param(&s.params, i, &format!("input symbol {}", s.name), "")?
         }
     })
+}
+
+fn describe_state(p: &Program, o: usize, s: usize) -> Option<(String, Option<String>)> {
+    let opt = p.options.get(o)?;
+    let st = opt.states.get(s)?;
+    let mut flags = String::new();
+    if s == opt.initial {
+        flags.push_str("initial ");
+    }
+    if st.target {
+        flags.push_str("target ");
+    }
+    Some((
+        format!("{flags}state {} // of option {}", st.name, opt.name),
+        st.doc.clone(),
+    ))
+}
+
+fn describe_symbol(p: &Program, s: usize) -> Option<(String, Option<String>)> {
+    let s = p.symbols.get(s)?;
+    let io = match s.kind {
+        skipper_xabsl::model::SymbolKind::Input => "input",
+        skipper_xabsl::model::SymbolKind::Output => "output",
+        skipper_xabsl::model::SymbolKind::Internal => "internal",
+    };
+    let ps: Vec<String> = s
+        .params
+        .iter()
+        .map(|x| format!("{} {};", type_name(p, x.ty), x.short))
+        .collect();
+    let ps = if ps.is_empty() {
+        String::new()
+    } else {
+        format!(" ({})", ps.join(" "))
+    };
+    Some((
+        format!(
+            "{} {io} {}{}{ps}",
+            type_name(p, s.ty),
+            s.name,
+            extras(&s.range, &s.measure)
+        ),
+        s.doc.clone(),
+    ))
 }
 
 /// Hover text (markdown) for the name at a position.
