@@ -25,17 +25,7 @@ pub enum Status {
     TimedOut(String),
 }
 
-/// A controller failed: it cannot go on.
-#[derive(Debug, Clone, PartialEq, thiserror::Error)]
-#[error("{0}")]
-pub struct ControllerError(pub String);
-
-impl ControllerError {
-    /// An error with a message.
-    pub fn new(msg: impl Into<String>) -> Self {
-        Self(msg.into())
-    }
-}
+pub use crate::error::ControllerError;
 
 /// What a controller gets in one cycle.
 pub struct Cycle<'a> {

@@ -73,7 +73,7 @@ impl Controller for Wander {
             *slot = ground::SONAR.id(s, k);
         }
         if self.sonar.iter().any(Option::is_none) {
-            return Err(ControllerError::new(format!(
+            return Err(ControllerError::vehicle(format!(
                 "the wander demo needs the front sonars sonar.0 .. sonar.7, and {} has none",
                 vehicle.name
             )));

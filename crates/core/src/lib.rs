@@ -11,6 +11,7 @@
 //! - [`goals`]: goal kinds a controller offers, and the single-goal policy;
 //! - [`velocity`]: velocity commands from outside the run;
 //! - [`demo`]: the built-in wander-and-avoid demo controller;
+//! - [`error`]: typed failures of controllers and vehicles;
 //! - [`event`]: things that happen (speech, collisions, statuses) for logs and views;
 //! - [`vocabulary`]: every signal a vehicle kind senses, declared once;
 //! - [`runner`]: the fixed-rate cycle runner;
@@ -22,6 +23,7 @@ pub mod actuation;
 pub mod alloc_count;
 pub mod controller;
 pub mod demo;
+pub mod error;
 pub mod event;
 pub mod geo;
 pub mod geometry;
@@ -39,6 +41,7 @@ pub use actuation::{
     Actuation, AuvSetpoints, Drive, GripperCommand, MotionLimits, Rotation, Translation,
 };
 pub use controller::{Controller, ControllerError, Cycle, Status};
+pub use error::{ErrorKind, RunFailure};
 pub use event::{Event, Events};
 pub use geometry::{Pose2, Pose3, Vec2};
 pub use runner::{Observer, RunConfig, RunControl, RunOutcome, RunReport, Runner};

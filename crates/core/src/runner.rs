@@ -12,6 +12,7 @@
 
 use crate::actuation::{Actuation, Drive};
 use crate::controller::{Controller, Cycle, Status};
+use crate::error::{ErrorKind, RunFailure};
 use crate::event::{Event, Events};
 use crate::signals::Signals;
 use crate::time::{Clock, SimClock, WallClock};
@@ -126,8 +127,8 @@ pub enum RunOutcome {
     TimeLimit,
     /// A controller gave up; the text says why.
     Aborted(String),
-    /// A controller or vehicle failed; the text says why.
-    Failed(String),
+    /// A controller or vehicle failed; what kind of failure, and what it said.
+    Failed(RunFailure),
     /// Stopped from outside (Ctrl-C).
     Interrupted,
     /// A controller stopped at its own time limit before it finished (a mission's
@@ -151,7 +152,8 @@ impl RunOutcome {
     /// The reason, for aborted, failed and timed-out runs.
     pub fn reason(&self) -> Option<&str> {
         match self {
-            RunOutcome::Aborted(r) | RunOutcome::Failed(r) | RunOutcome::TimedOut(r) => Some(r),
+            RunOutcome::Aborted(r) | RunOutcome::TimedOut(r) => Some(r),
+            RunOutcome::Failed(f) => Some(&f.text),
             _ => None,
         }
     }
@@ -293,213 +295,241 @@ impl Runner {
 
     /// Run until the run ends; returns what happened.
     pub fn run(&mut self) -> RunReport {
-        let wall_start = Instant::now();
-        let period = self.config.period.max(Duration::from_micros(1));
-        let mut clock: Box<dyn Clock> = if self.config.realtime {
-            Box::new(WallClock::with_speed(self.config.speed))
-        } else {
-            Box::new(SimClock::new())
-        };
-        let mut now = Duration::ZERO;
-        let mut cycle: u64 = 0;
-        let n = self.world.len();
-
-        // First sensing (it belongs to cycle 1, so that cycle reports every signal as
-        // new), then controllers start.
-        let mut outcome = None;
-        for i in 0..n {
-            self.signals[i].begin_cycle();
-            self.events.set_robot(i);
-            if let Some(v) = self.world.vehicle_mut(i) {
-                v.sense(now, &mut self.signals[i], &mut self.events);
-            }
-        }
-        for i in 0..n {
-            let (Some(c), Some(v)) = (self.controllers[i].as_mut(), self.world.vehicle(i)) else {
-                continue;
-            };
-            if let Err(e) = c.start(v.info(), &self.signals[i]) {
-                outcome = Some(RunOutcome::Failed(format!(
-                    "{} ({}): {e}",
-                    c.name(),
-                    v.info().name
-                )));
-            }
-        }
+        let mut run = RunState::new(&self.config);
+        self.sense_first(&run);
+        self.start_controllers(&mut run);
         for o in &mut self.observers {
             o.on_start(&*self.world, &self.config);
         }
-        let mut estop_was = false;
-
-        while outcome.is_none() {
-            if self.control.stop_requested() {
-                outcome = Some(RunOutcome::Interrupted);
+        while run.outcome.is_none() {
+            if let Some(end) = self.should_end(&run) {
+                run.outcome = Some(end);
                 break;
-            }
-            if let Some(until) = self.config.until {
-                if now >= until {
-                    outcome = Some(RunOutcome::TimeLimit);
-                    break;
-                }
             }
             if self.control.is_paused() && !self.control.take_step() {
                 std::thread::sleep(Duration::from_millis(10));
                 continue;
             }
-            if self.control.speed_changed.swap(false, Ordering::SeqCst) {
-                clock.set_speed(self.control.speed());
-            }
-            cycle += 1;
-            self.events.clear();
-
-            // 1. sense
-            for i in 0..n {
-                if cycle > 1 {
-                    self.signals[i].begin_cycle();
-                }
-                self.events.set_robot(i);
-                if let Some(v) = self.world.vehicle_mut(i) {
-                    v.sense(now, &mut self.signals[i], &mut self.events);
-                    if let Err(e) = v.health() {
-                        outcome = Some(RunOutcome::Failed(e.to_string()));
-                    }
-                }
-            }
-
-            // 2. controllers
-            let mut all_finished = true;
-            let mut any_controller = false;
-            for i in 0..n {
-                self.actuation[i].clear();
-                let Some(c) = self.controllers[i].as_mut() else {
-                    continue;
-                };
-                any_controller = true;
-                if self.finished[i] {
-                    continue;
-                }
-                let Some(v) = self.world.vehicle(i) else {
-                    continue;
-                };
-                self.events.set_robot(i);
-                let mut cyc = Cycle {
-                    now,
-                    dt: period,
-                    cycle,
-                    robot: i,
-                    vehicle: v.info(),
-                    signals: &self.signals[i],
-                    actuation: &mut self.actuation[i],
-                    events: &mut self.events,
-                };
-                match c.step(&mut cyc) {
-                    Ok(Status::Running) => all_finished = false,
-                    Ok(Status::Finished) => {
-                        self.finished[i] = true;
-                        self.events.push(
-                            now,
-                            "controller",
-                            serde_json::json!({"controller": c.name(), "status": "finished"}),
-                        );
-                    }
-                    Ok(Status::Aborted(why)) => {
-                        self.events.push(now, "controller", serde_json::json!({"controller": c.name(), "status": "aborted", "reason": why}));
-                        outcome = Some(RunOutcome::Aborted(format!(
-                            "{} ({}): {why}",
-                            c.name(),
-                            v.info().name
-                        )));
-                    }
-                    Ok(Status::TimedOut(why)) => {
-                        self.events.push(now, "controller", serde_json::json!({"controller": c.name(), "status": "timeout", "reason": why}));
-                        outcome = Some(RunOutcome::TimedOut(format!(
-                            "{} ({}): {why}",
-                            c.name(),
-                            v.info().name
-                        )));
-                    }
-                    Err(e) => {
-                        self.events.push(now, "controller", serde_json::json!({"controller": c.name(), "status": "failed", "reason": e.0}));
-                        outcome = Some(RunOutcome::Failed(format!(
-                            "{} ({}): {e}",
-                            c.name(),
-                            v.info().name
-                        )));
-                    }
-                }
-            }
-
-            // estop overrides every controller, within this cycle
-            let estop = self.control.estop();
-            if estop != estop_was {
-                for i in 0..n {
-                    self.events
-                        .push_for(i, now, "estop", serde_json::json!({"engaged": estop}));
-                }
-                estop_was = estop;
-            }
-            if estop {
-                for a in &mut self.actuation {
-                    a.drive = Some(Drive::Estop);
-                }
-            }
-
-            // 3. act
-            for i in 0..n {
-                self.events.set_robot(i);
-                if let Some(v) = self.world.vehicle_mut(i) {
-                    v.act(now, &self.actuation[i], &mut self.events);
-                }
-            }
-
-            // 4. advance
-            self.world.advance(now, period, &mut self.events);
-
-            // 5. observe
-            let view = CycleView {
-                now,
-                dt: period,
-                cycle,
-                world: &*self.world,
-                signals: &self.signals,
-                actuation: &self.actuation,
-                events: self.events.as_slice(),
-                controllers: &self.controllers,
-            };
-            for o in &mut self.observers {
-                o.on_cycle(&view);
-            }
-
-            // 6. time
-            now += period;
-            clock.wait_until(now);
-
-            if outcome.is_none() && any_controller && all_finished {
-                outcome = Some(RunOutcome::Finished);
+            self.begin_cycle(&mut run);
+            self.sense(&mut run); // 1
+            let all_finished = self.step_controllers(&mut run); // 2
+            self.apply_estop(&mut run);
+            self.act(&run); // 3
+            self.world.advance(run.now, run.period, &mut self.events); // 4
+            self.observe(&run); // 5
+            run.now += run.period; // 6
+            run.clock.wait_until(run.now);
+            if run.outcome.is_none() && all_finished {
+                run.outcome = Some(RunOutcome::Finished);
             }
         }
+        self.end(run)
+    }
 
-        // Leave every vehicle stopped.
-        self.events.clear();
-        for i in 0..n {
+    /// The first sensing (it belongs to cycle 1, so that cycle reports every signal as
+    /// new).
+    fn sense_first(&mut self, run: &RunState) {
+        for i in 0..self.world.len() {
+            self.signals[i].begin_cycle();
             self.events.set_robot(i);
             if let Some(v) = self.world.vehicle_mut(i) {
-                v.stop(now, &mut self.events);
+                v.sense(run.now, &mut self.signals[i], &mut self.events);
+            }
+        }
+    }
+
+    /// Start every controller on what its vehicle first sensed.
+    fn start_controllers(&mut self, run: &mut RunState) {
+        for i in 0..self.world.len() {
+            let (Some(c), Some(v)) = (self.controllers[i].as_mut(), self.world.vehicle(i)) else {
+                continue;
+            };
+            if let Err(e) = c.start(v.info(), &self.signals[i]) {
+                run.outcome = Some(RunOutcome::Failed(RunFailure {
+                    kind: e.kind(),
+                    text: format!("{} ({}): {e}", c.name(), v.info().name),
+                }));
+            }
+        }
+    }
+
+    /// A stop asked for, or the time limit reached.
+    fn should_end(&self, run: &RunState) -> Option<RunOutcome> {
+        if self.control.stop_requested() {
+            return Some(RunOutcome::Interrupted);
+        }
+        match self.config.until {
+            Some(until) if run.now >= until => Some(RunOutcome::TimeLimit),
+            _ => None,
+        }
+    }
+
+    fn begin_cycle(&mut self, run: &mut RunState) {
+        if self.control.speed_changed.swap(false, Ordering::SeqCst) {
+            run.clock.set_speed(self.control.speed());
+        }
+        run.cycle += 1;
+        self.events.clear();
+    }
+
+    /// Step 1: every vehicle senses; a vehicle that can no longer be driven fails the run.
+    fn sense(&mut self, run: &mut RunState) {
+        for i in 0..self.world.len() {
+            if run.cycle > 1 {
+                self.signals[i].begin_cycle();
+            }
+            self.events.set_robot(i);
+            if let Some(v) = self.world.vehicle_mut(i) {
+                v.sense(run.now, &mut self.signals[i], &mut self.events);
+                if let Err(e) = v.health() {
+                    run.outcome = Some(RunOutcome::Failed(RunFailure {
+                        kind: ErrorKind::Vehicle,
+                        text: e.to_string(),
+                    }));
+                }
+            }
+        }
+    }
+
+    /// Step 2: every controller that has not finished steps; `true` when every one has
+    /// (and there is one).
+    fn step_controllers(&mut self, run: &mut RunState) -> bool {
+        let mut all_finished = true;
+        let mut any_controller = false;
+        for i in 0..self.world.len() {
+            self.actuation[i].clear();
+            if self.controllers[i].is_none() {
+                continue;
+            }
+            any_controller = true;
+            if !self.finished[i] && !self.step_one(i, run) {
+                all_finished = false;
+            }
+        }
+        any_controller && all_finished
+    }
+
+    /// Step controller `i`; `true` when it is done (finished, or it ended the run).
+    fn step_one(&mut self, i: usize, run: &mut RunState) -> bool {
+        let (Some(c), Some(v)) = (self.controllers[i].as_mut(), self.world.vehicle(i)) else {
+            return true;
+        };
+        self.events.set_robot(i);
+        let mut cyc = Cycle {
+            now: run.now,
+            dt: run.period,
+            cycle: run.cycle,
+            robot: i,
+            vehicle: v.info(),
+            signals: &self.signals[i],
+            actuation: &mut self.actuation[i],
+            events: &mut self.events,
+        };
+        let st = c.step(&mut cyc);
+        let who =
+            |what: &dyn std::fmt::Display| format!("{} ({}): {what}", c.name(), v.info().name);
+        let event = |status: &str, reason: Option<&str>| {
+            let mut e = serde_json::json!({"controller": c.name(), "status": status});
+            if let Some(r) = reason {
+                e["reason"] = r.into();
+            }
+            e
+        };
+        let now = run.now;
+        match st {
+            Ok(Status::Running) => return false,
+            Ok(Status::Finished) => {
+                self.finished[i] = true;
+                self.events.push(now, "controller", event("finished", None));
+            }
+            Ok(Status::Aborted(why)) => {
+                self.events
+                    .push(now, "controller", event("aborted", Some(&why)));
+                run.outcome = Some(RunOutcome::Aborted(who(&why)));
+            }
+            Ok(Status::TimedOut(why)) => {
+                self.events
+                    .push(now, "controller", event("timeout", Some(&why)));
+                run.outcome = Some(RunOutcome::TimedOut(who(&why)));
+            }
+            Err(e) => {
+                self.events
+                    .push(now, "controller", event("failed", Some(e.message())));
+                run.outcome = Some(RunOutcome::Failed(RunFailure {
+                    kind: e.kind(),
+                    text: who(&e),
+                }));
+            }
+        }
+        true
+    }
+
+    /// An estop overrides every controller, within this cycle.
+    fn apply_estop(&mut self, run: &mut RunState) {
+        let estop = self.control.estop();
+        if estop != run.estop_was {
+            for i in 0..self.world.len() {
+                self.events
+                    .push_for(i, run.now, "estop", serde_json::json!({"engaged": estop}));
+            }
+            run.estop_was = estop;
+        }
+        if estop {
+            for a in &mut self.actuation {
+                a.drive = Some(Drive::Estop);
+            }
+        }
+    }
+
+    /// Step 3: every vehicle acts.
+    fn act(&mut self, run: &RunState) {
+        for i in 0..self.world.len() {
+            self.events.set_robot(i);
+            if let Some(v) = self.world.vehicle_mut(i) {
+                v.act(run.now, &self.actuation[i], &mut self.events);
+            }
+        }
+    }
+
+    /// Step 5: the observers see the cycle.
+    fn observe(&mut self, run: &RunState) {
+        let view = CycleView {
+            now: run.now,
+            dt: run.period,
+            cycle: run.cycle,
+            world: &*self.world,
+            signals: &self.signals,
+            actuation: &self.actuation,
+            events: self.events.as_slice(),
+            controllers: &self.controllers,
+        };
+        for o in &mut self.observers {
+            o.on_cycle(&view);
+        }
+    }
+
+    /// Leave every vehicle stopped, finish the controllers, and report.
+    fn end(&mut self, run: RunState) -> RunReport {
+        self.events.clear();
+        for i in 0..self.world.len() {
+            self.events.set_robot(i);
+            if let Some(v) = self.world.vehicle_mut(i) {
+                v.stop(run.now, &mut self.events);
             }
         }
         for c in self.controllers.iter_mut().flatten() {
             c.finish();
         }
         let mut report = RunReport {
-            outcome: outcome.unwrap_or(RunOutcome::Interrupted),
-            cycles: cycle,
-            sim_time: now,
-            wall_time: wall_start.elapsed(),
+            outcome: run.outcome.unwrap_or(RunOutcome::Interrupted),
+            cycles: run.cycle,
+            sim_time: run.now,
+            wall_time: run.wall_start.elapsed(),
             distance_m: 0.0,
             collisions: 0,
             extra: serde_json::Map::new(),
         };
-        for i in 0..n {
+        for i in 0..self.world.len() {
             if let Some(v) = self.world.vehicle(i) {
                 report.distance_m += v.odometer();
                 report.collisions += v.collisions();
@@ -514,5 +544,35 @@ impl Runner {
             o.on_end(&*self.world, &report);
         }
         report
+    }
+}
+
+/// Where a run is: its clock and time, the cycle, and how it ends once it does.
+struct RunState {
+    clock: Box<dyn Clock>,
+    now: Duration,
+    period: Duration,
+    cycle: u64,
+    estop_was: bool,
+    outcome: Option<RunOutcome>,
+    wall_start: Instant,
+}
+
+impl RunState {
+    fn new(config: &RunConfig) -> Self {
+        let clock: Box<dyn Clock> = if config.realtime {
+            Box::new(WallClock::with_speed(config.speed))
+        } else {
+            Box::new(SimClock::new())
+        };
+        Self {
+            clock,
+            now: Duration::ZERO,
+            period: config.period.max(Duration::from_micros(1)),
+            cycle: 0,
+            estop_was: false,
+            outcome: None,
+            wall_start: Instant::now(),
+        }
     }
 }

@@ -47,15 +47,7 @@ pub struct Handling {
     pub authority_speed: f64,
 }
 
-/// A vehicle failed (a link dropped, a device fault).
-#[derive(Debug, Clone, PartialEq, thiserror::Error)]
-#[error("vehicle {vehicle}: {message}")]
-pub struct VehicleError {
-    /// Robot name.
-    pub vehicle: String,
-    /// What went wrong.
-    pub message: String,
-}
+pub use crate::error::{VehicleError, VehicleFault};
 
 /// One robot, as its controller sees it.
 pub trait Vehicle {

@@ -27,7 +27,9 @@ use crate::output::CommandStatus;
 use crate::tree::{Tree, Val, WmeId, ROOT};
 use crate::wire::{encode_input, Step};
 use crate::LinkError;
-use skipper_core::{Controller, ControllerError, Cycle, Drive, Signals, Status, VehicleInfo};
+use skipper_core::{
+    Controller, ControllerError, Cycle, Drive, ErrorKind, Signals, Status, VehicleInfo,
+};
 use std::collections::VecDeque;
 use std::sync::Arc;
 use std::time::Duration;
@@ -286,7 +288,12 @@ fn tree_json(tree: &Tree, id: WmeId, depth: usize) -> serde_json::Value {
 }
 
 fn fail(e: LinkError) -> ControllerError {
-    ControllerError::new(e.to_string())
+    let kind = match &e {
+        LinkError::MissingSignal(_) => ErrorKind::Vehicle,
+        LinkError::AgentReported(_) => ErrorKind::BadInput,
+        LinkError::Decode(_) | LinkError::Agent(_) | LinkError::Io(_) => ErrorKind::Link,
+    };
+    ControllerError::of(kind, e.to_string()).with_source(e)
 }
 
 impl<P: Port> Controller for LinkController<P> {

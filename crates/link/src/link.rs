@@ -13,6 +13,7 @@ use crate::waypoints::Waypoints;
 use crate::wire::Step;
 use crate::LinkError;
 use skipper_core::geometry::wrap_rad;
+use skipper_core::vocabulary::{ground, SignalSpec};
 use skipper_core::{Actuation, SignalId, Signals};
 use std::sync::Arc;
 use std::time::Duration;
@@ -187,14 +188,13 @@ impl Link {
     /// Bind to the vehicle's signals and build the input-link (configuration, time,
     /// self, ranges), with the values sensed so far.
     pub fn start(&mut self, signals: &Signals, now: Duration) -> Result<(), LinkError> {
-        let id = |n: &'static str| signals.id(n).ok_or(LinkError::MissingSignal(n));
+        let id =
+            |spec: &'static SignalSpec| spec.id(signals).ok_or(LinkError::MissingSignal(spec.name));
         let binding = Binding {
-            x: id("pose.x")?,
-            y: id("pose.y")?,
-            yaw: id("pose.yaw")?,
-            laser: (0..)
-                .map_while(|k| signals.id(&format!("laser.{k}")))
-                .collect(),
+            x: id(&ground::POSE_X)?,
+            y: id(&ground::POSE_Y)?,
+            yaw: id(&ground::POSE_YAW)?,
+            laser: (0..).map_while(|k| ground::LASER.id(signals, k)).collect(),
         };
         self.binding = Some(binding);
         self.now = now;

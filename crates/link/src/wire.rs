@@ -298,12 +298,13 @@ pub fn fuzz_one(data: &[u8]) {
         return;
     };
     let mut signals = skipper_core::Signals::new();
-    let pose: Vec<_> = ["pose.x", "pose.y", "pose.yaw"]
+    use skipper_core::vocabulary::ground;
+    let pose: Vec<_> = [&ground::POSE_X, &ground::POSE_Y, &ground::POSE_YAW]
         .iter()
-        .map(|n| signals.declare(n, None))
+        .map(|spec| spec.declare(&mut signals))
         .collect();
     let laser: Vec<_> = (0..180)
-        .map(|k| signals.declare(&format!("laser.{k}"), None))
+        .map(|k| ground::LASER.declare(&mut signals, k))
         .collect();
     let sense = |signals: &mut skipper_core::Signals, cycle: u64| {
         let now = std::time::Duration::from_millis(50 * cycle);

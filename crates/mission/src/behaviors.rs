@@ -14,6 +14,7 @@ use crate::library::BehaviorKind;
 use crate::model::Leaf;
 use crate::uri::{self, UriId};
 use skipper_core::actuation::auv_sensor;
+use skipper_core::vocabulary::auv;
 use std::f64::consts::{FRAC_PI_2, PI};
 
 pub use skipper_core::geo::{local_offset, EARTH_RADIUS};
@@ -52,16 +53,16 @@ pub(crate) struct NavUris {
 
 impl NavUris {
     pub(crate) fn new() -> Self {
-        let u = |n| uri::by_name(n).unwrap_or(UriId(0));
+        let u = uri::of;
         Self {
-            depth: u("DEPTH"),
-            altitude: u("HEIGHT_ABOVE_SEA_FLOOR"),
-            pitch: u("PLATFORM_PITCH_ANGLE"),
-            heading: u("PLATFORM_YAW_ANGLE"),
-            lat: u("LATITUDE"),
-            lon: u("LONGITUDE"),
-            offshore: u("DISTANCE_OFFSHORE"),
-            offshore_dir: u("DIRECTION_OFFSHORE"),
+            depth: u(&auv::DEPTH),
+            altitude: u(&auv::HEIGHT_ABOVE_SEA_FLOOR),
+            pitch: u(&auv::PLATFORM_PITCH_ANGLE),
+            heading: u(&auv::PLATFORM_YAW_ANGLE),
+            lat: u(&auv::LATITUDE),
+            lon: u(&auv::LONGITUDE),
+            offshore: u(&auv::DISTANCE_OFFSHORE),
+            offshore_dir: u(&auv::DIRECTION_OFFSHORE),
         }
     }
     pub(crate) fn read(&self, env: &Env<'_>) -> Nav {
@@ -234,13 +235,17 @@ impl LeafState {
 
 /// The sensor bit of a URI, if the vehicle samples it on request.
 pub fn sensor_bit(u: UriId) -> u32 {
-    match uri::info(u).name {
-        "SEA_WATER_TEMPERATURE" => auv_sensor::TEMPERATURE,
-        "SEA_WATER_SALINITY" => auv_sensor::SALINITY,
-        "PLATFORM_LOCATION_FIX" => auv_sensor::GPS,
-        "PLATFORM_COMMUNICATIONS" => auv_sensor::COMMS,
-        _ => 0,
-    }
+    let on_request = [
+        (&auv::SEA_WATER_TEMPERATURE, auv_sensor::TEMPERATURE),
+        (&auv::SEA_WATER_SALINITY, auv_sensor::SALINITY),
+        (&auv::PLATFORM_LOCATION_FIX, auv_sensor::GPS),
+        (&auv::PLATFORM_COMMUNICATIONS, auv_sensor::COMMS),
+    ];
+    let info = uri::info(u);
+    on_request
+        .iter()
+        .find(|(spec, _)| *spec == info)
+        .map_or(0, |(_, bit)| *bit)
 }
 
 /// Defaults of the library (reference §6.1).

@@ -131,7 +131,7 @@ impl Controller for MissionController {
 
     fn start(&mut self, vehicle: &VehicleInfo, signals: &Signals) -> Result<(), ControllerError> {
         if vehicle.kind != VehicleKind::Auv {
-            return Err(ControllerError::new(format!(
+            return Err(ControllerError::vehicle(format!(
                 "a Tethys mission drives an AUV, and {} is a {:?} vehicle",
                 vehicle.name, vehicle.kind
             )));

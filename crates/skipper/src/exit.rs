@@ -14,6 +14,16 @@ pub const TIMEOUT: u8 = 3;
 /// Exit status when the run was interrupted (Ctrl-C), as shells report SIGINT.
 pub const INTERRUPTED: u8 = 130;
 
+/// How a failure's message is shown.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Shown {
+    /// a sentence: shown after `error: `
+    Sentence,
+    /// diagnostics already rendered (`file:line:col: error: ...`, the line, a caret):
+    /// shown as they are
+    Diagnostics,
+}
+
 /// A command failed; the message is for the user, the code for the shell.
 #[derive(Debug)]
 pub struct Failure {
@@ -21,6 +31,8 @@ pub struct Failure {
     pub code: u8,
     /// what to tell the user (already formatted, may span lines)
     pub message: String,
+    /// how to show it
+    pub shown: Shown,
 }
 
 impl Failure {
@@ -29,6 +41,14 @@ impl Failure {
         Self {
             code: BAD_INPUT,
             message: message.into(),
+            shown: Shown::Sentence,
+        }
+    }
+    /// Bad input whose message is rendered diagnostics: exit status 2.
+    pub fn diagnostics(text: impl Into<String>) -> Self {
+        Self {
+            shown: Shown::Diagnostics,
+            ..Self::bad_input(text)
         }
     }
     /// A failure of the run: exit status 1.
@@ -36,6 +56,35 @@ impl Failure {
         Self {
             code: FAILED,
             message: message.into(),
+            shown: Shown::Sentence,
+        }
+    }
+    /// What to print on stderr.
+    pub fn text(&self) -> String {
+        let msg = self.message.trim_end();
+        match self.shown {
+            Shown::Diagnostics => msg.to_string(),
+            Shown::Sentence => format!("error: {msg}"),
+        }
+    }
+}
+
+impl From<skipper_mission::MissionError> for Failure {
+    /// A mission that does not check shows its diagnostics; one that cannot be read says so.
+    fn from(e: skipper_mission::MissionError) -> Self {
+        match e {
+            skipper_mission::MissionError::Invalid(_) => Failure::diagnostics(e.to_string()),
+            skipper_mission::MissionError::Io { .. } => Failure::bad_input(e.to_string()),
+        }
+    }
+}
+
+impl From<skipper_sim::WorldErrors> for Failure {
+    /// A world that does not parse shows its diagnostics; one that cannot be read says so.
+    fn from(e: skipper_sim::WorldErrors) -> Self {
+        match e.0.first() {
+            Some(skipper_sim::WorldError::Io { .. }) => Failure::bad_input(e.to_string()),
+            _ => Failure::diagnostics(e.to_string()),
         }
     }
 }

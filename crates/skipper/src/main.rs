@@ -87,17 +87,7 @@ fn main() -> ExitCode {
     match result {
         Ok(code) => ExitCode::from(skipper::shutdown::exit_status(code)),
         Err(f) => {
-            let msg = f.message.trim_end();
-            // diagnostics (`file:line:col: error: ...`) speak for themselves
-            let first = msg.lines().next().unwrap_or("");
-            if msg.starts_with("error")
-                || first.contains(": error:")
-                || first.contains(": warning:")
-            {
-                eprintln!("{msg}");
-            } else {
-                eprintln!("error: {msg}");
-            }
+            eprintln!("{}", f.text());
             ExitCode::from(f.code)
         }
     }

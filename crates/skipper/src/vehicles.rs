@@ -42,7 +42,7 @@ impl FromStr for VehicleChoice {
 pub fn load_spec(world: Option<&Path>) -> Result<WorldSpec, Failure> {
     match world {
         None => Ok(WorldSpec::empty_room()),
-        Some(p) => load_world(p).map_err(|e| Failure::bad_input(e.to_string())),
+        Some(p) => load_world(p).map_err(Failure::from),
     }
 }
 
@@ -61,7 +61,7 @@ pub fn ground_world(
             .map_err(|e| Failure::bad_input(format!("cannot place {n} robots: {e}")))?;
         spec.robots.truncate(n.max(1));
     }
-    GroundWorld::new(&spec, seed).map_err(|e| Failure::bad_input(e.to_string()))
+    GroundWorld::new(&spec, seed).map_err(Failure::from)
 }
 
 /// Connect to a P2OS robot (the first connection must succeed; the driver reconnects

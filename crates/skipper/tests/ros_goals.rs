@@ -305,6 +305,12 @@ fn run_option_goals_choose_the_agents_option() {
     assert!(a.wait_for_result(long));
     assert_eq!(a.state(), StatusCode::Preempted);
     assert_eq!(a.goal_status_text(), "canceled; the robot stopped");
+    // the robot decelerates to a stand (how many cycles that takes is the robot's, not
+    // the protocol's): wait for it, then it must stay stopped
+    let stopped = |v: &(f64, f64)| v.0.abs() < 0.01 && v.1.abs() < 0.01;
+    wait_until("the robot to stop", Duration::from_secs(20), || {
+        fx.seen.lock().unwrap().velocity.last().is_some_and(stopped)
+    });
     let n = fx.seen.lock().unwrap().velocity.len();
     wait_until("a few more cycles", Duration::from_secs(10), || {
         fx.seen.lock().unwrap().velocity.len() > n + 10

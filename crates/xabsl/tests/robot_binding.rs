@@ -158,9 +158,9 @@ fn a_missing_signal_is_named_at_start() {
     };
     let err = ctl.start(&info, &signals).unwrap_err();
     assert!(
-        err.0.contains("`cam.seen`") && err.0.contains("`cam.distance`"),
+        err.message().contains("`cam.seen`") && err.message().contains("`cam.distance`"),
         "{}",
-        err.0
+        err.message()
     );
 }
 

@@ -60,6 +60,11 @@ impl SignalSpec {
     pub fn id(&self, s: &Signals) -> Option<SignalId> {
         s.id(self.name)
     }
+
+    /// The dimension of its values.
+    pub fn dimension(&self) -> crate::units::Dimension {
+        self.unit.dimension
+    }
 }
 
 /// What tells the members of a family apart.

@@ -123,7 +123,7 @@ impl Pilot for AuvPilot {
     fn start(&mut self, vehicle: &VehicleInfo, s: &Signals) -> Result<(), ControllerError> {
         self.nav.bind(s);
         if !self.nav.is_bound() {
-            return Err(ControllerError::new(format!(
+            return Err(ControllerError::vehicle(format!(
                 "goals need the signals {}, and {} lacks some",
                 NAV_SIGNALS[..4]
                     .iter()

@@ -27,7 +27,7 @@ impl GroundPilot {
 impl Pilot for GroundPilot {
     fn start(&mut self, vehicle: &VehicleInfo, s: &Signals) -> Result<(), ControllerError> {
         self.pose = Some(PoseReader::bind(s).ok_or_else(|| {
-            ControllerError::new(format!(
+            ControllerError::vehicle(format!(
                 "goals need the signals {}, {} and {}, and {} lacks some",
                 ground::POSE_X.name,
                 ground::POSE_Y.name,

@@ -20,7 +20,7 @@ use crate::error::Error;
 use crate::frame::{Frame, PacketBuf};
 use crate::packets::{ids, EncoderPac, GripperPac, GripperState, IoPac, Sip, Tcm2Pac};
 use crate::params::RobotParams;
-use skipper_core::vehicle::VehicleError;
+use skipper_core::vehicle::{VehicleError, VehicleFault};
 use skipper_core::vocabulary::ground;
 use skipper_core::{
     Actuation, Drive, Events, GripperCommand, Pose2, Pose3, Rotation, SignalId, Signals,
@@ -544,14 +544,15 @@ impl Vehicle for P2osVehicle {
     fn health(&self) -> Result<(), VehicleError> {
         let sh = lock(&self.shared);
         match (sh.down_since, self.options.give_up_after) {
-            (Some(t), Some(limit)) if t.elapsed() > limit => Err(VehicleError {
-                vehicle: self.info.name.clone(),
-                message: format!(
+            (Some(t), Some(limit)) if t.elapsed() > limit => Err(VehicleError::new(
+                self.info.name.clone(),
+                VehicleFault::LinkLost,
+                format!(
                     "the P2OS link to {} has been down for more than {} s",
                     self.spec,
                     limit.as_secs()
                 ),
-            }),
+            )),
             _ => Ok(()),
         }
     }

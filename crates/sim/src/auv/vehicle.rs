@@ -32,7 +32,7 @@ use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use skipper_core::actuation::auv_sensor;
 use skipper_core::geometry::wrap_rad;
-use skipper_core::vehicle::VehicleError;
+use skipper_core::vehicle::{VehicleError, VehicleFault};
 use skipper_core::vocabulary::auv;
 use skipper_core::{
     Actuation, Events, Handling, Pose3, Signals, Value, Vehicle, VehicleInfo, VehicleKind,
@@ -466,10 +466,11 @@ impl Vehicle for Lrauv {
 
     fn health(&self) -> Result<(), VehicleError> {
         match &self.failure {
-            Some(m) => Err(VehicleError {
-                vehicle: self.info.name.clone(),
-                message: m.clone(),
-            }),
+            Some(m) => Err(VehicleError::new(
+                self.info.name.clone(),
+                VehicleFault::Device,
+                m.clone(),
+            )),
             None => Ok(()),
         }
     }

@@ -2,21 +2,18 @@
 //! external agents, each driving its own robot of one world (see `docs/soar.md` for the
 //! protocol, and `crate::link_server` for how it runs).
 
+use super::session::{self, ClockArgs, OutputArgs, Outputs, WorldArgs};
 use crate::exit::{self, Failure};
 use crate::link_server::conn::Listener;
 use crate::link_server::{Gate, Hub, HubConfig, ServerPort};
-use crate::progress::Progress;
-use crate::runlog::{self, RunLog};
 use crate::speech::{Speaker, SpeechObserver};
 use crate::vehicles::{self, VehicleChoice};
 use clap::{Args, Subcommand};
-use skipper_core::seconds;
 use skipper_core::time::parse_duration;
-use skipper_core::{RunConfig, RunOutcome, Runner};
+use skipper_core::Runner;
 use skipper_link::{Link, LinkConfig, LinkController, PostOffice};
 use std::io::Write;
 use std::net::{SocketAddr, TcpListener};
-use std::path::PathBuf;
 use std::time::Duration;
 
 /// The default address of `skipper link serve`.
@@ -66,51 +63,21 @@ pub struct ServeArgs {
     /// authentication: anyone who reaches it can drive the robots).
     #[arg(long)]
     pub allow_remote: bool,
-    /// World: a Skipper world file (*.world) or a MobileSim/ARIA map (*.map); default: an
-    /// empty 25 m x 25 m room with one robot.
-    #[arg(long, value_name = "W")]
-    pub world: Option<PathBuf>,
-    /// The vehicle: `sim`, `p2os://HOST:PORT` or a serial device (real robots run in real
-    /// time).
-    #[arg(
-        long,
-        default_value = "sim",
-        value_name = "sim|p2os://HOST:PORT|/dev/ttyS0"
-    )]
-    pub vehicle: VehicleChoice,
-    /// Fill the world with this many robots (one per agent).
-    #[arg(long, value_name = "N")]
-    pub robots: Option<usize>,
+    #[command(flatten)]
+    pub world: WorldArgs,
     /// Wait for this many agents before the clock starts (and before the run may end).
     #[arg(long, default_value_t = 1, value_name = "N")]
     pub agents: usize,
     /// Stop a robot whose agent sent nothing for this long (`500ms`, `2s`).
     #[arg(long, default_value = "2s", value_parser = parse_duration, value_name = "DURATION")]
     pub silence: Duration,
-    /// Seed for every random number of a simulated run.
-    #[arg(long, default_value_t = 0, value_name = "N")]
-    pub seed: u64,
-    /// Stop after this much simulated time: `600`, `90s`, `10m`, `4h`.
-    #[arg(long, value_parser = parse_duration, value_name = "DURATION")]
-    pub until: Option<Duration>,
-    /// Pace the run by the wall clock; agents are polled instead of waited for.
-    #[arg(long)]
-    pub realtime: bool,
-    /// With --realtime: run this many times faster than real time.
-    #[arg(long, default_value_t = 1.0, value_name = "FACTOR")]
-    pub speed: f64,
+    #[command(flatten)]
+    pub clock: ClockArgs,
     /// Cycle rate in Hz (default 20: one decision cycle per 50 ms).
     #[arg(long, default_value_t = 20.0, value_name = "HZ")]
     pub rate: f64,
-    /// Where to write the run log (default: runs/link-<UTC time>.mcap).
-    #[arg(long, value_name = "PATH.mcap")]
-    pub log: Option<PathBuf>,
-    /// Do not write a run log.
-    #[arg(long, conflicts_with = "log")]
-    pub no_log: bool,
-    /// Write the run's summary as one JSON object to this file.
-    #[arg(long, value_name = "PATH")]
-    pub summary_json: Option<PathBuf>,
+    #[command(flatten)]
+    pub output: OutputArgs,
 }
 
 /// Run it; returns the exit status.
@@ -128,7 +95,6 @@ fn check(a: &ServeArgs) -> Result<(), Failure> {
             a.listen.ip()
         )));
     }
-    seconds::speed_factor(a.speed).map_err(|e| Failure::bad_input(format!("--speed: {e}")))?;
     if a.silence.is_zero() {
         return Err(Failure::bad_input("--silence must be longer than 0"));
     }
@@ -143,13 +109,15 @@ fn serve(a: ServeArgs) -> Result<u8, Failure> {
             a.listen.ip()
         );
     }
-    let world = vehicles::build(&a.vehicle, a.world.as_deref(), a.robots, a.seed)?;
+    let w = &a.world;
+    let world = vehicles::build(&w.vehicle, w.world.as_deref(), w.robots, w.seed)?;
     let names: Vec<String> = (0..world.len())
         .filter_map(|i| world.vehicle(i).map(|v| v.info().name.clone()))
         .collect();
-    let realtime = a.realtime || !matches!(a.vehicle, VehicleChoice::Sim);
-    let period = seconds::period_of_rate(a.rate)
-        .map_err(|e| Failure::bad_input(format!("--rate (Hz): {e}")))?;
+    let config = a
+        .clock
+        .config(a.rate, !matches!(w.vehicle, VehicleChoice::Sim))?;
+    let (realtime, period) = (config.realtime, config.period);
     let post = PostOffice::new();
     let hub = Hub::new(
         &names,
@@ -166,13 +134,6 @@ fn serve(a: ServeArgs) -> Result<u8, Failure> {
     let addr = listener
         .local_addr()
         .map_err(|e| Failure::failed(format!("cannot listen on {}: {e}", a.listen)))?;
-
-    let config = RunConfig {
-        period,
-        until: a.until,
-        realtime,
-        speed: a.speed,
-    };
     let mut runner = Runner::new(world, config);
     for (i, name) in names.iter().enumerate() {
         let link = Link::new(LinkConfig::new(name.clone())).with_post_office(post.clone());
@@ -181,28 +142,14 @@ fn serve(a: ServeArgs) -> Result<u8, Failure> {
         runner.set_controller(i, Box::new(c));
     }
     let control = runner.control();
-    let log_path = (!a.no_log).then(|| {
-        a.log
-            .clone()
-            .unwrap_or_else(|| runlog::default_path("link"))
-    });
-    let log_status = match &log_path {
-        Some(p) => {
-            let (log, status) =
-                RunLog::create(p).map_err(|e| Failure::bad_input(format!("{e:#}")))?;
-            runner.add_observer(Box::new(log));
-            Some(status)
-        }
-        None => None,
-    };
-    runner.add_observer(Box::new(Progress::new(a.until.map(|d| d.as_secs_f64()))));
+    let outputs = Outputs::attach(&mut runner, &a.output, "link")?;
+    session::progress(&mut runner, a.clock.until);
     runner.add_observer(Box::new(SpeechObserver::new(Speaker::new())));
     if !realtime {
         // last, so the cycle is logged before the clock holds
         runner.add_observer(Box::new(Gate::new(hub.clone(), control.clone())));
     }
-    let c2 = control.clone();
-    crate::shutdown::on_stop(move || c2.request_stop());
+    session::stop_on_interrupt(&runner);
 
     let server = Listener::start(listener, hub.clone())
         .map_err(|e| Failure::failed(format!("cannot serve on {addr}: {e}")))?;
@@ -233,31 +180,5 @@ fn serve(a: ServeArgs) -> Result<u8, Failure> {
     let Some(report) = report else {
         return Ok(exit::INTERRUPTED);
     };
-
-    if let Some(status) = &log_status {
-        if let Some(e) = status.lock().ok().and_then(|s| s.error.clone()) {
-            eprintln!("warning: {e}");
-        }
-    }
-    print!(
-        "{}",
-        crate::summary::render(&report, "link", names.len(), log_path.as_deref())
-    );
-    if let Some(p) = &a.summary_json {
-        let text = serde_json::to_string_pretty(&report.summary_json(true)).unwrap_or_default();
-        std::fs::write(p, text + "\n")
-            .map_err(|e| Failure::failed(format!("cannot write {}: {e}", p.display())))?;
-    }
-    Ok(match &report.outcome {
-        RunOutcome::Finished | RunOutcome::TimeLimit => 0,
-        RunOutcome::Aborted(r) | RunOutcome::Failed(r) => {
-            eprintln!("error: the run failed: {r}");
-            exit::FAILED
-        }
-        RunOutcome::Interrupted => exit::INTERRUPTED,
-        RunOutcome::TimedOut(r) => {
-            eprintln!("error: the run timed out: {r}");
-            exit::TIMEOUT
-        }
-    })
+    outputs.finish(&report, names.len())
 }

@@ -10,7 +10,7 @@ use crate::vehicles::VehicleChoice;
 use clap::Args;
 use skipper_core::seconds;
 use skipper_core::time::parse_duration;
-use skipper_core::{RunConfig, RunOutcome, RunReport, Runner};
+use skipper_core::{ErrorKind, RunConfig, RunOutcome, RunReport, Runner};
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -155,14 +155,16 @@ pub fn exit_status(outcome: &RunOutcome) -> u8 {
             exit::TIMEOUT
         }
         RunOutcome::Finished | RunOutcome::TimeLimit => 0,
-        RunOutcome::Aborted(r) | RunOutcome::Failed(r) => {
-            let what = if matches!(outcome, RunOutcome::Aborted(_)) {
-                "was aborted"
-            } else {
-                "failed"
-            };
-            eprintln!("error: the run {what}: {r}");
+        RunOutcome::Aborted(r) => {
+            eprintln!("error: the run was aborted: {r}");
             exit::FAILED
+        }
+        RunOutcome::Failed(f) => {
+            eprintln!("error: the run failed: {f}");
+            match f.kind {
+                ErrorKind::BadInput => exit::BAD_INPUT,
+                ErrorKind::Vehicle | ErrorKind::Failed | ErrorKind::Link => exit::FAILED,
+            }
         }
         RunOutcome::Interrupted => exit::INTERRUPTED,
     }

@@ -33,8 +33,7 @@ pub fn run(args: WorldArgs) -> Result<u8, Failure> {
     match args.command {
         WorldCommand::Check { file } => {
             let spec = vehicles::load_spec(Some(&file))?;
-            let world = skipper_sim::GroundWorld::new(&spec, 0)
-                .map_err(|e| Failure::bad_input(e.to_string()))?;
+            let world = skipper_sim::GroundWorld::new(&spec, 0).map_err(Failure::from)?;
             let (lo, hi) = spec.bounds();
             println!("{}: world `{}` is fine", file.display(), spec.name);
             println!(

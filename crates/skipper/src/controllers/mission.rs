@@ -14,7 +14,7 @@ use std::sync::Arc;
 
 /// Load and check a mission; warnings go to stderr.
 pub fn load(path: &Path) -> Result<Arc<Mission>, Failure> {
-    let m = load_file(path, Limits::default()).map_err(|e| Failure::bad_input(e.to_string()))?;
+    let m = load_file(path, Limits::default()).map_err(Failure::from)?;
     for w in &m.warnings {
         eprintln!("{w}");
     }
@@ -98,7 +98,7 @@ pub fn world(mission: &Mission, world: Option<&Path>, seed: u64) -> Result<AuvWo
             let text = std::fs::read_to_string(p)
                 .map_err(|e| Failure::bad_input(format!("{}: cannot read: {e}", p.display())))?;
             parse_config(&text, &p.display().to_string()).map_err(|d| {
-                Failure::bad_input(
+                Failure::diagnostics(
                     d.iter()
                         .map(|d| d.to_string())
                         .collect::<Vec<_>>()

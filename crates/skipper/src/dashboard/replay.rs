@@ -22,7 +22,11 @@ const TRAIL_POINTS: usize = 3000;
 
 /// The signals a replay keeps.
 pub fn keep_signal(name: &str) -> bool {
-    name.starts_with("sonar.") || name.starts_with("velocity.") || name == "gripper.state"
+    use skipper_core::vocabulary::ground as g;
+    g::SONAR.matches(name)
+        || [&g::VELOCITY_LINEAR, &g::VELOCITY_ANGULAR, &g::GRIPPER_STATE]
+            .iter()
+            .any(|spec| spec.name == name)
 }
 
 /// A recorded run, served.

@@ -4,10 +4,11 @@
 
 use crate::recording::{Recording, RobotLog};
 use serde_json::Value;
+use skipper_core::vocabulary::ground::VELOCITY_LINEAR;
 
 /// The signals the report reads (the others are not kept in memory).
 pub fn keep_signal(name: &str) -> bool {
-    name == "velocity.linear"
+    name == VELOCITY_LINEAR.name
         || matches!(
             last_word(name).as_str(),
             "depth" | "altitude" | "height_above_sea_floor" | "sea_floor_depth"
@@ -47,7 +48,7 @@ pub fn stepped(s: &[(f64, f64)], end: f64) -> Vec<(f64, f64)> {
 /// A robot's speed over time (m/s): its `velocity.linear` signal when it has one, else
 /// from its track.
 pub fn speed(r: &RobotLog) -> Vec<(f64, f64)> {
-    if let Some(s) = r.signals.get("velocity.linear") {
+    if let Some(s) = r.signals.get(VELOCITY_LINEAR.name) {
         let v: Vec<(f64, f64)> = s
             .iter()
             .filter_map(|(t, v)| Some((*t, v.as_f64()?)))

@@ -22,6 +22,7 @@ pub mod schemas;
 use anyhow::Context;
 use mcap::records::MessageHeader;
 use skipper_core::runner::CycleView;
+use skipper_core::vocabulary::ground;
 use skipper_core::{Observer, RunConfig, RunReport, World};
 use std::collections::BTreeMap;
 use std::fs::File;
@@ -238,13 +239,13 @@ impl Observer for RunLog {
             self.lasers = v
                 .signals
                 .iter()
-                .map(|s| (0..).map_while(|k| s.id(&format!("laser.{k}"))).collect())
+                .map(|s| (0..).map_while(|k| ground::LASER.id(s, k)).collect())
                 .collect();
         }
         for (i, sig) in v.signals.iter().enumerate() {
             let values: serde_json::Map<String, serde_json::Value> = sig
                 .changed()
-                .filter(|(_, n, _)| !n.starts_with("laser."))
+                .filter(|(_, n, _)| !ground::LASER.matches(n))
                 .map(|(_, n, val)| (n.to_string(), serde_json::to_value(val).unwrap_or_default()))
                 .collect();
             if !values.is_empty() {

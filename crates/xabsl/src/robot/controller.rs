@@ -779,7 +779,7 @@ impl Controller for XabslController {
             }
         }
         if !missing.is_empty() {
-            return Err(ControllerError::new(format!(
+            return Err(ControllerError::vehicle(format!(
                 "{} has no signal {}: bind the input symbols that read them in the agents' binding file (`input NAME = EXPRESSION;`, see docs/xabsl.md)",
                 vehicle.name,
                 missing.join(", ")
