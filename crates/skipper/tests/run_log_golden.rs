@@ -1,11 +1,13 @@
-//! The goal layer's redesign left runs as they were: the README's demo, the spec mission
-//! and an XABSL run write the very bytes the binary of main at commit bdbeac4 (before
-//! the redesign) wrote for the same command. The digests were recorded with that binary
-//! (`skipper run ... --log X.mcap` from the repository's root, then `md5sum X.mcap`); a
-//! deliberate change of the run log's format records them anew, with the commit that
-//! makes it. Recorded anew at 2893e48 (main), after 25d6816 (/scan's pose and time),
-//! b71478d (one speech event per utterance) and cb3535a (mission items' names in
-//! /controller) changed what the runs write.
+//! Runs stay as they were: the README's demo, the spec mission and an XABSL run write
+//! the very bytes a recorded binary wrote for the same command (`skipper run ... --log
+//! X.mcap` from the repository's root, then `md5sum X.mcap`). Only a deliberate change of
+//! what a run does or logs records them anew, in the commit that makes it, saying why.
+//!
+//! History: the goal layer's redesign (073d57a) wrote what main at bdbeac4 wrote
+//! (81c38ef2..., a366808b..., 0597b037...). Issue 19 then changed the log on purpose
+//! (`/scan` at the pose its ranges were cast from, mission items with names, one speech
+//! event per `say`); the digests below are main's at cb3535a, which the redesign's later
+//! commits (typed errors, the runner's steps, the shared session) reproduce.
 
 use md5::{Digest, Md5};
 use std::path::Path;
