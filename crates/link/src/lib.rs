@@ -9,12 +9,13 @@
 //!   keep, and the post office between agents of one world;
 //! - [`link`]: one agent's link, tying these together in the reference's order;
 //! - [`wire`]: the JSON wire form a bridge or an external agent speaks;
-//! - [`controller`]: the link as a [`skipper_core::Controller`], over any [`Port`].
+//! - [`controller`]: the link as a [`skipper_core::Controller`], over any [`Port`];
+//! - [`server`]: the link served over TCP to external agents (`skipper link serve`).
 //!
 //! The semantics follow the reference environment's rules (`shared/reference/sps-link.md`,
 //! I1–I8, O1–O18, G1–G3); where this crate chooses, its docs say so (`docs/soar.md`).
-//! The crate never depends on a vehicle: it reads signals by name (`pose.x`, `pose.y`,
-//! `pose.yaw`, `laser.0`..) and writes actuation.
+//! The crate never depends on a vehicle: it reads the ground robot's declared signals
+//! (`skipper_core::vocabulary::ground`: the pose, the laser) and writes actuation.
 
 pub mod controller;
 mod error;
@@ -23,6 +24,7 @@ pub mod link;
 pub mod messages;
 pub mod output;
 pub mod params;
+pub mod server;
 pub mod tree;
 pub mod waypoints;
 pub mod wire;

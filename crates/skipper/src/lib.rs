@@ -18,7 +18,6 @@ pub mod dashboard;
 pub mod exit;
 #[doc(hidden)]
 pub mod fuzzing;
-pub mod link_server;
 pub mod progress;
 pub mod recording;
 pub mod report;

@@ -6,7 +6,9 @@
 //! end in diagnostics or results, never a panic or a hang.
 //!
 //! [`trace`] is the `xabsl_trace` target: JSON lines of inputs, as `skipper xabsl run`
-//! reads them, for a synthetic agent with every kind of input.
+//! reads them, for a synthetic agent with every kind of input. [`binding`] is the
+//! `xabsl_binding` target: a binding file for a small agent, checked against the ground
+//! robot's vocabulary and, when it checks, run for a few cycles on signals.
 
 use crate::engine::{Backend, Engine};
 use crate::loader::MemLoader;
@@ -179,4 +181,81 @@ pub fn trace(data: &[u8]) {
     }
     let engines = (a.into_engine(), b.into_engine());
     ENGINES.with(|c| *c.borrow_mut() = Some(engines));
+}
+
+/// The agent the binding target binds: inputs of each type, a basic behavior with
+/// parameters, an enumerated output.
+const BINDING_AGENT: [(&str, &str); 2] = [
+    (
+        "agents.xabsl",
+        "include \"s.xabsl\";\noption root {\n  initial state a {\n    decision { if (near) goto b; else stay; }\n    action { go(speed = range, turn = 10); grip = open; }\n  }\n  state b {\n    decision { if (!near) goto a; else stay; }\n    action { go(speed = 0, turn = 0); grip = close; }\n  }\n}\nagent bot(\"Bot\", root);\n",
+    ),
+    (
+        "s.xabsl",
+        "namespace s(\"S\") {\n  enum g { open, close };\n  bool input near;\n  float input range;\n  float input since;\n  enum g output grip;\n  behavior go { float speed; float turn; }\n}\n",
+    ),
+];
+
+/// Check `data` as the binding file of [`BINDING_AGENT`] against the ground robot's
+/// vocabulary; if it checks, run the controller for a few cycles on the robot's signals.
+pub fn binding(data: &[u8]) {
+    use skipper_core::vocabulary::ground;
+    use skipper_core::{Controller, Cycle, Events, Signals, VehicleInfo, VehicleKind};
+    static PROGRAM: std::sync::OnceLock<Arc<crate::model::Program>> = std::sync::OnceLock::new();
+    let program = PROGRAM
+        .get_or_init(|| {
+            let mut files = MemLoader::new();
+            for (name, text) in BINDING_AGENT {
+                files.add(name, text);
+            }
+            Arc::new(crate::compile("agents.xabsl", &files).program)
+        })
+        .clone();
+    let Ok(text) = std::str::from_utf8(data) else {
+        return;
+    };
+    let vocabulary = ground::vocabulary();
+    let path = std::path::Path::new("agents.binding");
+    let Ok(mut c) =
+        crate::robot::XabslController::for_robot(program, Some((path, text)), &vocabulary)
+    else {
+        return;
+    };
+    let mut s = Signals::new();
+    let e = ground::Equipment {
+        truth: false,
+        sonars: ground::SONARS,
+        laser_beams: 8,
+        gripper_detail: true,
+    };
+    let ids = ground::Ids::declare(&mut s, &e);
+    let info = VehicleInfo {
+        name: "bot".into(),
+        kind: VehicleKind::Ground,
+        model: "fuzz".into(),
+    };
+    if c.start(&info, &s).is_err() {
+        return;
+    }
+    let mut events = Events::new();
+    for k in 0..5u64 {
+        let now = std::time::Duration::from_millis(100 * k);
+        s.begin_cycle();
+        for (i, id) in ids.sonar.iter().enumerate() {
+            s.set_f64(*id, 0.5 * i as f64 - f64::from(k as u32), now);
+        }
+        s.set_f64(ids.pose[0], f64::NAN, now);
+        let mut a = skipper_core::Actuation::default();
+        let mut cycle = Cycle {
+            now,
+            dt: std::time::Duration::from_millis(100),
+            cycle: k + 1,
+            robot: 0,
+            vehicle: &info,
+            signals: &s,
+            actuation: &mut a,
+            events: &mut events,
+        };
+        let _ = c.step(&mut cycle);
+    }
 }

@@ -104,3 +104,26 @@ fn the_deepest_nesting_allowed_goes_through_everything() {
     assert!(!c.diagnostics.has_errors(), "{}", c.render());
     fuzzing::run(agents.as_bytes());
 }
+
+#[test]
+fn the_binding_corpus_replays_without_panics() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fuzz/corpus/xabsl_binding");
+    let mut n = 0;
+    for entry in std::fs::read_dir(&dir).unwrap() {
+        let data = std::fs::read(entry.unwrap().path()).unwrap();
+        fuzzing::binding(&data);
+        n += 1;
+    }
+    assert!(n >= 5, "only {n} inputs in {}", dir.display());
+}
+
+proptest! {
+    #[test]
+    fn random_binding_text_never_panics(words in proptest::collection::vec(prop::sample::select(vec![
+        "input", "behavior", "output", "near", "range", "since", "go", "grip", "=", ":", ";",
+        "(", ")", ",", "->", "drive", "stop", "gripper", "say", "sonar.3", "pose.x", "speed",
+        "turn", "open", "close", "rising", "ms_since", "1000", "*", "-", "pi", "\"hi\"",
+    ]), 0..40)) {
+        fuzzing::binding(words.join(" ").as_bytes());
+    }
+}

@@ -214,7 +214,8 @@ impl GoalDesk {
         Ok(id)
     }
 
-    /// Cancel goal `id`: a queued one at once, a running one at the next cycle.
+    /// Cancel goal `id`: a queued one at once (and the running goal it was to replace at
+    /// the next cycle), a running one at the next cycle.
     pub fn cancel(&mut self, id: GoalId) {
         let Some(kind) = self.update(id).map(|g| g.kind) else {
             return;
@@ -224,6 +225,9 @@ impl GoalDesk {
         };
         if self.slots[slot].queued.as_ref().is_some_and(|q| q.id == id) {
             self.slots[slot].queued = None;
+            // a goal canceled before it began still replaced the one before it, as a
+            // refused one does: that one stops (a transport may have ended it already)
+            self.slots[slot].cancel = self.slots[slot].active;
             self.end_as(id, kind, Ending::Canceled, "canceled");
         } else if self.slots[slot].active == Some(id) {
             self.slots[slot].cancel = Some(id);
@@ -424,6 +428,20 @@ mod tests {
         assert_eq!(state(&d, a), GoalState::Preempted);
         d.cancel(b);
         assert_eq!(state(&d, b), GoalState::Canceled);
+        assert!(d.next_command().is_none());
+    }
+
+    #[test]
+    fn a_goal_canceled_before_it_began_still_stops_the_one_it_replaced() {
+        let mut d = desk();
+        let a = d.submit("go", goal(1.0), Ok(Box::new(()))).unwrap();
+        begin(&mut d);
+        let b = d.submit("go", goal(2.0), Ok(Box::new(()))).unwrap();
+        d.cancel(b);
+        assert_eq!(state(&d, b), GoalState::Canceled);
+        assert!(matches!(d.next_command(), Some(Command::Cancel { id, .. }) if id == a));
+        d.canceled(&KIND, a, "canceled");
+        assert_eq!(state(&d, a), GoalState::Canceled);
         assert!(d.next_command().is_none());
     }
 

@@ -1,5 +1,5 @@
 //! The SPS link served over TCP (`skipper link serve`): external agents connect, each
-//! takes a robot of the world, and drives it through a [`skipper_link::LinkController`]
+//! takes a robot of the world, and drives it through a [`crate::LinkController`]
 //! whose [`Port`] is a [`ServerPort`].
 //!
 //! - [`Hub`]: what the connections and the run share: which agent holds which robot,
@@ -18,9 +18,9 @@
 
 pub mod conn;
 
+use crate::{LinkError, Port, PostOffice, Received, Step};
 use skipper_core::runner::CycleView;
 use skipper_core::{Observer, RunControl};
-use skipper_link::{LinkError, Port, PostOffice, Received, Step};
 use std::collections::VecDeque;
 use std::net::{Shutdown, TcpStream};
 use std::sync::mpsc::{Receiver, SyncSender, TrySendError};

@@ -10,7 +10,7 @@
 //! the connection.
 
 use super::{Hub, Outbox};
-use skipper_link::wire::{decode, AgentMessage};
+use crate::wire::{decode, AgentMessage};
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{TcpListener, TcpStream};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
