@@ -55,6 +55,8 @@ enum Command {
     Action(commands::action::ActionArgs),
     /// A language server for XABSL and mission scripts (an editor starts it; stdio).
     Lsp(commands::lsp::LspArgs),
+    /// Run a ROS 1 node script written for torch-ros's `ros` Lua API.
+    Lua(commands::lua::LuaArgs),
 }
 
 fn main() -> ExitCode {
@@ -83,6 +85,7 @@ fn main() -> ExitCode {
         Command::Link(a) => commands::link::run(a),
         Command::Action(a) => commands::action::run(a),
         Command::Lsp(a) => commands::lsp::run(a),
+        Command::Lua(a) => commands::lua::run(a),
     };
     match result {
         Ok(code) => ExitCode::from(skipper::shutdown::exit_status(code)),

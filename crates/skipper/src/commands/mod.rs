@@ -3,6 +3,7 @@
 pub mod action;
 pub mod link;
 pub mod lsp;
+pub mod lua;
 pub mod mission;
 pub mod replay;
 pub mod report;
