@@ -470,3 +470,70 @@ fn parameters_are_set_read_and_deleted() {
     assert!(!n.delete_param("/p/speed"), "it was deleted already");
     assert_eq!(n.get_param("/p/speed"), None);
 }
+
+/// Two handles on one topic in one node share the publication or the subscription (as
+/// roscpp's do): each publisher reaches every subscriber, each subscriber's handler gets
+/// every message, and the topic stays until its last handle is dropped.
+#[test]
+fn handles_on_the_same_topic_share_it() {
+    use skipper_actionlib::msg::actionlib_msgs::GoalId;
+    use skipper_actionlib::ros1::action::subscribe;
+    use skipper_actionlib::ros1::TypedPublisher;
+    let m = FakeMaster::start().unwrap();
+    let (pn, sn) = (node(&m, "/pubs"), node(&m, "/subs"));
+    let got: Arc<Mutex<Vec<(u8, String)>>> = Arc::default();
+    let sub = |k: u8| {
+        let g = got.clone();
+        subscribe::<GoalId>(&sn, "/shared", move |msg, _| {
+            g.lock().unwrap().push((k, msg.id))
+        })
+        .unwrap()
+    };
+    let (s1, s2) = (sub(1), sub(2));
+    let p1 = TypedPublisher::<GoalId>::advertise(&pn, "/shared", false).unwrap();
+    let p2 = TypedPublisher::<GoalId>::advertise(&pn, "/shared", false).unwrap();
+    let wait = |n: usize| {
+        for _ in 0..2000 {
+            if got.lock().unwrap().len() >= n {
+                return;
+            }
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        panic!("only {:?}", got.lock().unwrap());
+    };
+    for _ in 0..2000 {
+        if p1.raw().subscribers().len() == 1 && s1.publishers().len() == 1 {
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    let msg = |id: &str| GoalId {
+        stamp: Time::ZERO,
+        id: id.into(),
+    };
+    p1.publish(&msg("a"));
+    p2.publish(&msg("b"));
+    wait(4);
+    let mut all = got.lock().unwrap().clone();
+    all.sort();
+    assert_eq!(
+        all,
+        [
+            (1, "a".into()),
+            (1, "b".into()),
+            (2, "a".into()),
+            (2, "b".into())
+        ]
+    );
+    got.lock().unwrap().clear();
+    drop(p1);
+    drop(s1);
+    p2.publish(&msg("c"));
+    wait(1);
+    assert_eq!(*got.lock().unwrap(), [(2, "c".into())]);
+    assert_eq!(s2.publishers().len(), 1, "still subscribed");
+    assert!(
+        TypedPublisher::<GoalStatus>::advertise(&pn, "/shared", false).is_err(),
+        "another type on the same topic is refused"
+    );
+}

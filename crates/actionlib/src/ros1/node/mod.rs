@@ -26,11 +26,11 @@ use publish::{close_pub, tcpros_loop, PubTopic};
 use slave::xmlrpc_loop;
 use std::collections::HashMap;
 use std::net::{IpAddr, Ipv4Addr, SocketAddr, TcpListener, TcpStream};
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::{Arc, Mutex, MutexGuard};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex, MutexGuard, RwLock};
 use std::thread::JoinHandle;
 use std::time::Duration;
-use subscribe::{close_sub, update_publishers, SubTopic};
+use subscribe::{add_publishers, close_sub, SubTopic};
 
 /// Errors of the ROS 1 node.
 #[derive(Debug, thiserror::Error)]
@@ -252,7 +252,9 @@ impl Node {
         self.inner.shutdown_requested.load(Ordering::SeqCst)
     }
 
-    /// Advertise a topic and register it with the master.
+    /// Advertise a topic and register it with the master. Advertising a topic this node
+    /// already publishes (with the same type) shares that publication: each handle
+    /// publishes to every subscriber, and the topic is unadvertised with the last one.
     pub fn advertise(
         &self,
         topic: &str,
@@ -262,6 +264,22 @@ impl Node {
         latched: bool,
     ) -> Result<Publisher, RosError> {
         check_name(topic)?;
+        {
+            let pubs = lock(&self.inner.pubs);
+            if let Some(t) = pubs.get(topic) {
+                if t.md5 != md5 {
+                    return Err(RosError::BadName(format!(
+                        "{topic} is already published by this node as {}, not {ty}",
+                        t.ty
+                    )));
+                }
+                t.users.fetch_add(1, Ordering::SeqCst);
+                return Ok(Publisher {
+                    node: self.clone(),
+                    topic: t.clone(),
+                });
+            }
+        }
         let t = Arc::new(PubTopic {
             topic: topic.to_string(),
             ty: ty.to_string(),
@@ -271,8 +289,13 @@ impl Node {
             last: Mutex::new(None),
             spare: Mutex::new(None),
             conns: Mutex::new(Vec::new()),
+            users: AtomicUsize::new(1),
         });
         lock(&self.inner.pubs).insert(topic.to_string(), t.clone());
+        let publisher = Publisher {
+            node: self.clone(),
+            topic: t,
+        };
         self.inner.master(
             "registerPublisher",
             vec![
@@ -281,13 +304,12 @@ impl Node {
                 self.inner.xmlrpc_uri.clone().into(),
             ],
         )?;
-        Ok(Publisher {
-            node: self.clone(),
-            topic: t,
-        })
+        Ok(publisher)
     }
 
     /// Subscribe to a topic: `handler` gets each message body and its publisher's caller id.
+    /// Subscribing again to a topic this node subscribes to (with the same type) adds a
+    /// handler to that subscription; it is unsubscribed with the last handle.
     pub fn subscribe(
         &self,
         topic: &str,
@@ -297,15 +319,38 @@ impl Node {
         handler: Handler,
     ) -> Result<Subscriber, RosError> {
         check_name(topic)?;
+        let id = self.inner.next_conn.fetch_add(1, Ordering::Relaxed);
+        {
+            let subs = lock(&self.inner.subs);
+            if let Some(t) = subs.get(topic) {
+                if t.md5 != md5 {
+                    return Err(RosError::BadName(format!(
+                        "{topic} is already subscribed to by this node as {}, not {ty}",
+                        t.ty
+                    )));
+                }
+                t.add_handler(id, handler);
+                return Ok(Subscriber {
+                    node: self.clone(),
+                    topic: t.clone(),
+                    id,
+                });
+            }
+        }
         let t = Arc::new(SubTopic {
             topic: topic.to_string(),
             ty: ty.to_string(),
             md5: md5.to_string(),
             definition: definition.to_string(),
-            handler,
+            handlers: RwLock::new(Arc::from(vec![(id, handler)])),
             conns: Mutex::new(HashMap::new()),
         });
         lock(&self.inner.subs).insert(topic.to_string(), t.clone());
+        let sub = Subscriber {
+            node: self.clone(),
+            topic: t.clone(),
+            id,
+        };
         let v = self.inner.master(
             "registerSubscriber",
             vec![
@@ -320,11 +365,8 @@ impl Node {
             .iter()
             .filter_map(|u| u.as_str().map(str::to_string))
             .collect();
-        update_publishers(&self.inner, &t, &uris);
-        Ok(Subscriber {
-            node: self.clone(),
-            topic: t,
-        })
+        add_publishers(&self.inner, &t, &uris);
+        Ok(sub)
     }
 
     /// A parameter's value (`None` if it is not set).

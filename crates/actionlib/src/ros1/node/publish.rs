@@ -8,7 +8,7 @@ use crate::ros1::tcpros::{Header, TcprosError};
 use std::collections::VecDeque;
 use std::io::Write;
 use std::net::{Shutdown, TcpListener, TcpStream};
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Condvar, Mutex};
 use std::time::Duration;
 
@@ -117,6 +117,8 @@ pub(super) struct PubTopic {
     /// a frame nobody holds any more, for the next publication to reuse
     pub(super) spare: Mutex<Option<Arc<Vec<u8>>>>,
     pub(super) conns: Mutex<Vec<SubConn>>,
+    /// the [`Publisher`] handles that share this publication
+    pub(super) users: AtomicUsize,
 }
 
 pub(super) fn tcpros_loop(inner: Arc<Inner>, l: TcpListener) {
@@ -341,6 +343,9 @@ impl Publisher {
 
 impl Drop for Publisher {
     fn drop(&mut self) {
+        if self.topic.users.fetch_sub(1, Ordering::SeqCst) > 1 {
+            return; // another handle still publishes
+        }
         let inner = &self.node.inner;
         let removed = {
             let mut pubs = lock(&inner.pubs);

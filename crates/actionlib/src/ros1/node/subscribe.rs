@@ -11,7 +11,7 @@ use std::collections::HashMap;
 use std::io::BufReader;
 use std::net::{Shutdown, TcpStream, ToSocketAddrs};
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, RwLock};
 
 pub(super) struct PubConn {
     pub(super) id: u64,
@@ -25,8 +25,33 @@ pub(super) struct SubTopic {
     pub(super) ty: String,
     pub(super) md5: String,
     pub(super) definition: String,
-    pub(super) handler: Handler,
+    /// every handle's handler (a snapshot: a reader clones the `Arc`, not the list)
+    pub(super) handlers: RwLock<Arc<[(u64, Handler)]>>,
     pub(super) conns: Mutex<HashMap<String, PubConn>>,
+}
+
+impl SubTopic {
+    pub(super) fn add_handler(&self, id: u64, h: Handler) {
+        let mut hs = self.handlers.write().unwrap_or_else(|p| p.into_inner());
+        let mut v: Vec<(u64, Handler)> = hs.iter().cloned().collect();
+        v.push((id, h));
+        *hs = Arc::from(v);
+    }
+
+    /// Drop a handle's handler; how many are left.
+    fn remove_handler(&self, id: u64) -> usize {
+        let mut hs = self.handlers.write().unwrap_or_else(|p| p.into_inner());
+        let v: Vec<(u64, Handler)> = hs.iter().filter(|(i, _)| *i != id).cloned().collect();
+        *hs = Arc::from(v);
+        hs.len()
+    }
+
+    fn handlers(&self) -> Arc<[(u64, Handler)]> {
+        self.handlers
+            .read()
+            .unwrap_or_else(|p| p.into_inner())
+            .clone()
+    }
 }
 
 pub(super) fn close_conn(c: &PubConn) {
@@ -42,11 +67,25 @@ pub(super) fn close_sub(s: &SubTopic) {
     }
 }
 
-/// Connect to new publishers of `sub`, drop vanished ones.
+/// Connect to new publishers of `sub`, drop vanished ones (the master's
+/// `publisherUpdate` lists them all).
 pub(super) fn update_publishers(inner: &Arc<Inner>, sub: &Arc<SubTopic>, uris: &[String]) {
+    connect_publishers(inner, sub, uris, true);
+}
+
+/// Connect to the publishers `registerSubscriber` returned. That list may be older than a
+/// `publisherUpdate` the slave API already applied (a publisher that registered while
+/// the subscription did), so it only adds: dropping what it lacks would close a
+/// connection the newer update made, and the subscription would never hear from that
+/// publisher.
+pub(super) fn add_publishers(inner: &Arc<Inner>, sub: &Arc<SubTopic>, uris: &[String]) {
+    connect_publishers(inner, sub, uris, false);
+}
+
+fn connect_publishers(inner: &Arc<Inner>, sub: &Arc<SubTopic>, uris: &[String], drop_others: bool) {
     let mut conns = lock(&sub.conns);
     conns.retain(|uri, c| {
-        let keep = uris.contains(uri) && !c.stop.load(Ordering::SeqCst);
+        let keep = (!drop_others || uris.contains(uri)) && !c.stop.load(Ordering::SeqCst);
         if !keep {
             close_conn(c);
         }
@@ -159,9 +198,11 @@ pub(super) fn read_publisher(
     loop {
         match tcpros::read_frame(&mut r, &mut buf) {
             Ok(()) => {
-                if let Err(e) = (sub.handler)(&buf, &who) {
-                    inner.stats.bad_messages.fetch_add(1, Ordering::Relaxed);
-                    tracing::warn!("{}: skipped a message from {who}: {e}", sub.topic);
+                for (_, handler) in sub.handlers().iter() {
+                    if let Err(e) = handler(&buf, &who) {
+                        inner.stats.bad_messages.fetch_add(1, Ordering::Relaxed);
+                        tracing::warn!("{}: skipped a message from {who}: {e}", sub.topic);
+                    }
                 }
             }
             Err(TcprosError::TooLarge(n)) => {
@@ -183,6 +224,8 @@ pub(super) fn read_publisher(
 pub struct Subscriber {
     pub(super) node: Node,
     pub(super) topic: Arc<SubTopic>,
+    /// this handle's handler in the subscription
+    pub(super) id: u64,
 }
 
 impl Subscriber {
@@ -201,6 +244,9 @@ impl Subscriber {
 
 impl Drop for Subscriber {
     fn drop(&mut self) {
+        if self.topic.remove_handler(self.id) > 0 {
+            return; // another handle still listens
+        }
         let inner = &self.node.inner;
         let removed = {
             let mut subs = lock(&inner.subs);
