@@ -511,17 +511,24 @@ fn tensor_name(p: Primitive) -> Option<&'static str> {
     })
 }
 
-/// A numeric array as torch prints a 1-d tensor: one value a line, right-aligned, then
+/// A numeric array as torch prints a 1-d tensor: one value a line, right-aligned (whole
+/// numbers without decimals, others with four), then
 /// `[torch.DoubleTensor of size N]` (over 100 values: only that line).
 fn format_tensor(name: &str, items: &[Value], is_float: bool) -> String {
     if items.is_empty() {
         return format!("[{name} with no dimension]\n");
     }
+    // torch prints whole numbers without decimals, others with four
+    let whole = items.iter().all(|v| match v {
+        Value::Number(n) => n.fract() == 0.0 && n.abs() < 1e15,
+        _ => true,
+    });
     let cells: Vec<String> = items
         .iter()
-        .map(|v| match (v, is_float) {
+        .map(|v| match (v, is_float && !whole) {
             (Value::Integer(i), true) => format!("{:.4}", *i as f64),
             (Value::Number(n), true) => format!("{n:.4}"),
+            (Value::Number(n), false) if n.fract() == 0.0 => format!("{}", *n as i64),
             (other, _) => scalar_text(other),
         })
         .collect();
