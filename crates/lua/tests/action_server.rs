@@ -1,6 +1,6 @@
 //! A Lua ActionServer with server goal handles (tests/scripts/action_server.lua) against
 //! skipper-actionlib's Rust ActionClient over ROS 1 and the fake master: accept, succeed
-//! with feedback and result, reject, cancel through the cancel callback, and Lua errors
+//! with a result, feedback, reject, cancel through the cancel callback, and Lua errors
 //! in the goal callback (the goal is rejected with the error) and in the cancel callback
 //! (the goal is aborted), the other goals unaffected.
 
@@ -37,10 +37,15 @@ fn server_goal_handles_in_lua() {
         panic!("no server: the script ended with {:?}", script.stop());
     }
 
+    // feedback is checked on a goal that stays active: the protocol does not order a
+    // goal's feedback before its result (two topics, two connections)
     let fb = Arc::new(Mutex::new(Vec::new()));
     let f2 = fb.clone();
-    let one = ac.send_goal(
-        goal(&a, 1),
+    let one = ac.send_goal(goal(&a, 1), None, None);
+    let two = ac.send_goal(goal(&a, 2), None, None);
+    let three = ac.send_goal(goal(&a, 3), None, None);
+    let kept = ac.send_goal(
+        goal(&a, 5),
         None,
         Some(Box::new(move |_, f: &DynMessage| {
             f2.lock()
@@ -48,9 +53,6 @@ fn server_goal_handles_in_lua() {
                 .push(f.get("feedback").and_then(Value::as_int).unwrap_or(0))
         })),
     );
-    let two = ac.send_goal(goal(&a, 2), None, None);
-    let three = ac.send_goal(goal(&a, 3), None, None);
-    let kept = ac.send_goal(goal(&a, 5), None, None);
     let four = ac.send_goal(goal(&a, 4), None, None);
     for h in [&one, &two, &three] {
         done(h);
@@ -62,19 +64,20 @@ fn server_goal_handles_in_lua() {
             .and_then(|r| r.get("result").and_then(Value::as_int)),
         Some(11)
     );
-    assert_eq!(*fb.lock().unwrap(), [1]);
     assert_eq!(two.terminal_state(), StatusCode::Rejected);
     assert_eq!(two.goal_status_text(), "two is rejected");
     assert_eq!(three.terminal_state(), StatusCode::Rejected);
     let t = three.goal_status_text();
     assert!(
-        t.contains("action_server.lua:23: three is not a goal"),
+        t.contains("action_server.lua:24: three is not a goal"),
         "{t}"
     );
 
     wait_until("goals 4 and 5 active", || {
         kept.goal_status() == StatusCode::Active && four.goal_status() == StatusCode::Active
     });
+    wait_until("goal 5's feedback", || !fb.lock().unwrap().is_empty());
+    assert_eq!(*fb.lock().unwrap(), [5]);
     kept.cancel();
     four.cancel();
     done(&kept);
@@ -84,7 +87,7 @@ fn server_goal_handles_in_lua() {
     assert_eq!(four.terminal_state(), StatusCode::Aborted);
     let t = four.goal_status_text();
     assert!(
-        t.contains("action_server.lua:39: cancel of four fails"),
+        t.contains("action_server.lua:41: cancel of four fails"),
         "{t}"
     );
 }

@@ -1,7 +1,8 @@
 -- An ActionServer with server goal handles (actionlib/Test), in torch-ros's style:
--- goal 1 succeeds (result 11, feedback 1 first), goal 2 is rejected, goal 3 raises an
--- error in the goal callback (before accepting), goal 4 is accepted and raises in the
--- cancel callback when cancelled, other goals are kept until cancelled (setCanceled).
+-- goal 1 succeeds (result 11), goal 2 is rejected, goal 3 raises an error in the goal
+-- callback (before accepting), goal 4 is accepted and raises in the cancel callback when
+-- cancelled, other goals get their number as feedback and are kept until cancelled
+-- (setCanceled).
 local ros = require 'ros'
 require 'ros.actionlib.ActionServer'
 local actionlib = ros.actionlib
@@ -25,12 +26,13 @@ as:registerGoalCallback(function(gh)
   gh:setAccepted('accepted')
   assert(gh:getGoalStatus().status == GoalStatus.ACTIVE, 'active after accept')
   if g.goal == 1 then
-    local f = gh:createFeedback()
-    f.feedback = 1
-    gh:publishFeedback(f)
     local r = gh:createResult()
     r.result = 11
     gh:setSucceeded(r, 'one done')
+  elseif g.goal ~= 4 then
+    local f = gh:createFeedback()
+    f.feedback = g.goal
+    gh:publishFeedback(f)
   end
 end)
 
