@@ -40,6 +40,8 @@ pids+=($!)
 for _ in $(seq 100); do grep -q "python servers ready" "$tmp/py_servers.log" && break; sleep 0.2; done
 "$examples/reference_client" /py || fail "Skipper's clients against rospy's servers"
 
+source scripts/ros/lua_check.sh
+
 echo "== 3. skipper run --ros"
 "$SKIPPER_BIN" run --ros --no-log >"$tmp/run.log" 2>&1 &
 pids+=($!)

@@ -1,0 +1,30 @@
+# Sourced by run.sh (roscore up, $tmp, $pids, ok, fail, $SKIPPER_BIN, $ROS_PY; rospy's
+# py_servers.py on /py/...): `skipper lua` scripts in torch-ros's style against rospy.
+#  a. Lua SimpleActionClient / ActionClient against rospy's servers, a Lua call of a
+#     rospy service, a Lua listener of a rospy talker (lua_clients.lua);
+#  b. rospy's SimpleActionClient / ActionClient against Lua servers, rospy calling a Lua
+#     service, a Lua talker answering a rospy talker (lua_servers.lua, lua_peers.py);
+#     Ctrl-C stops the Lua node (status 130);
+#  c. the example behavior examples/lua/goto_server.lua drives robot1 of
+#     `skipper run --ros` to a goal of rospy's SimpleActionClient and is preempted by a
+#     newer one (lua_goto.py).
+echo "== Lua (skipper lua) against rospy"
+$ROS_PY scripts/ros/lua_peers.py serve >"$tmp/lua_peer.log" 2>&1 &
+pids+=($!)
+for _ in $(seq 100); do grep -q "rospy peer ready" "$tmp/lua_peer.log" && break; sleep 0.2; done
+"$SKIPPER_BIN" lua scripts/ros/lua_clients.lua >"$tmp/lua_clients.log" 2>&1 || fail "Lua clients against rospy"
+checks=$((checks + $(grep -c '^ok   ' "$tmp/lua_clients.log")))
+ok "skipper lua lua_clients.lua: $(grep -c '^ok   ' "$tmp/lua_clients.log") checks against rospy's servers, service and talker"
+
+"$SKIPPER_BIN" lua scripts/ros/lua_servers.lua >"$tmp/lua_servers.log" 2>&1 &
+lua_pid=$!
+pids+=($lua_pid)
+for _ in $(seq 100); do grep -q "lua servers ready" "$tmp/lua_servers.log" && break; sleep 0.2; done
+$ROS_PY scripts/ros/lua_peers.py clients >"$tmp/lua_peers.log" 2>&1 || fail "rospy clients against Lua servers"
+checks=$((checks + $(grep -c '^ok   ' "$tmp/lua_peers.log")))
+ok "lua_peers.py clients: $(grep -c '^ok   ' "$tmp/lua_peers.log") rospy checks against lua_servers.lua"
+kill -INT "$lua_pid"
+status=0
+wait "$lua_pid" || status=$?
+[ "$status" = 130 ] || fail "the Lua servers ended with status $status after SIGINT, not 130"
+ok "Ctrl-C stops skipper lua (status 130)"
