@@ -28,3 +28,15 @@ status=0
 wait "$lua_pid" || status=$?
 [ "$status" = 130 ] || fail "the Lua servers ended with status $status after SIGINT, not 130"
 ok "Ctrl-C stops skipper lua (status 130)"
+
+"$SKIPPER_BIN" run --ros --no-log >"$tmp/lua_run.log" 2>&1 &
+run_pid=$!
+pids+=($run_pid)
+"$SKIPPER_BIN" lua examples/lua/goto_server.lua >"$tmp/lua_goto_server.log" 2>&1 &
+goto_pid=$!
+pids+=($goto_pid)
+$ROS_PY scripts/ros/lua_goto.py >"$tmp/lua_goto.log" 2>&1 || fail "the Lua goto behavior"
+checks=$((checks + $(grep -c '^ok   ' "$tmp/lua_goto.log")))
+ok "examples/lua/goto_server.lua drives robot1 to a goal, preempted by a newer one"
+kill -INT "$goto_pid" "$run_pid"
+wait "$goto_pid" "$run_pid" 2>/dev/null || true
