@@ -6,11 +6,15 @@
 //! Lua 5.1 names scripts written for LuaJIT use (`unpack`, `loadstring`, `math.pow`,
 //! `table.getn`). The script's arguments are `arg` and `...`.
 //!
-//! Limits: a memory limit ([`Options::memory_limit`]); a [`Stop`] request makes
+//! Limits: a memory limit ([`Options::memory_limit`]); an instruction limit
+//! ([`Options::instruction_limit`]: a script that runs more Lua instructions than that
+//! is ended with [`ScriptError::Limit`] at the line it was on); a [`Stop`] request makes
 //! `ros.ok()` false and ends every wait the API makes, and once the grace period has
 //! passed the instruction hook raises an error wherever the script is (a runaway loop
 //! included). `os.exit(code)` ends the script the same way, with its status, so the
 //! node is always taken down cleanly (goals ended, topics and services unregistered).
+//! A script's own `pcall` / `xpcall` cannot catch these ends (exit, interrupt, limit):
+//! they pass through it.
 
 use crate::node;
 use crate::queue::Queue;
@@ -31,7 +35,13 @@ pub struct Options {
     pub memory_limit: usize,
     /// How long a script may go on after a stop request before it is interrupted.
     pub grace: Duration,
+    /// Lua instructions the script may run in all (`None`: no limit), counted in steps
+    /// of [`HOOK_STEP`].
+    pub instruction_limit: Option<u64>,
 }
+
+/// Instructions between two checks of the stop request and the instruction limit.
+pub const HOOK_STEP: u32 = 1000;
 
 impl Default for Options {
     fn default() -> Self {
@@ -39,6 +49,7 @@ impl Default for Options {
             master_uri: None,
             memory_limit: 1 << 30,
             grace: Duration::from_secs(2),
+            instruction_limit: None,
         }
     }
 }
@@ -113,6 +124,9 @@ pub enum ScriptError {
     /// The script raised an error: its message with `file:line` and the Lua traceback.
     #[error("{0}")]
     Failed(String),
+    /// The script ran more instructions than its limit (`file:line: message`).
+    #[error("{0}")]
+    Limit(String),
     /// The Lua state could not be set up.
     #[error("cannot set up Lua: {0}")]
     Setup(String),
@@ -127,6 +141,14 @@ pub(crate) struct Exit(pub u8);
 #[derive(Debug, Clone, Copy, thiserror::Error)]
 #[error("interrupted: the script did not end within {0:?} of the stop request")]
 pub(crate) struct Interrupted(pub Duration);
+
+/// The instruction limit was reached (`at`: `file:line: ` where the script was).
+#[derive(Debug, Clone, thiserror::Error)]
+#[error("{at}the script ran {limit} Lua instructions, its limit (skipper lua --instructions)")]
+pub(crate) struct LimitReached {
+    pub at: String,
+    pub limit: u64,
+}
 
 /// What ends a server's goals when the script ends.
 pub(crate) type Finisher = Box<dyn Fn()>;
@@ -268,20 +290,26 @@ pub(crate) fn describe(v: &Value) -> String {
 /// An exit or an interrupt: not the script's error, it ends the script.
 pub(crate) fn is_unwind(e: &mlua::Error) -> bool {
     match root(e) {
-        mlua::Error::ExternalError(x) => x.is::<Exit>() || x.is::<Interrupted>(),
+        mlua::Error::ExternalError(x) => {
+            x.is::<Exit>() || x.is::<Interrupted>() || x.is::<LimitReached>()
+        }
         _ => false,
     }
 }
 
-fn unwind_of(v: &Value) -> Option<Outcome> {
+fn unwind_of(v: &Value) -> Option<Result<Outcome, ScriptError>> {
     let Value::Error(e) = v else { return None };
     let mlua::Error::ExternalError(x) = root(e) else {
         return None;
     };
     if let Some(Exit(code)) = x.downcast_ref::<Exit>() {
-        return Some(Outcome::Finished(*code));
+        return Some(Ok(Outcome::Finished(*code)));
     }
-    x.downcast_ref::<Interrupted>().map(|_| Outcome::Stopped)
+    if let Some(l) = x.downcast_ref::<LimitReached>() {
+        return Some(Err(ScriptError::Limit(l.to_string())));
+    }
+    x.downcast_ref::<Interrupted>()
+        .map(|_| Ok(Outcome::Stopped))
 }
 
 /// The message handler of every protected call: the message with the Lua traceback
@@ -303,7 +331,7 @@ pub(crate) fn pcall(
     f: &mlua::Function,
     args: impl mlua::IntoLuaMulti,
 ) -> mlua::Result<Result<MultiValue, String>> {
-    let xpcall: mlua::Function = lua.globals().raw_get("xpcall")?;
+    let xpcall: mlua::Function = lua.named_registry_value("skipper.xpcall")?;
     let handler: mlua::Function = lua.named_registry_value("skipper.traceback")?;
     let mut all = MultiValue::new();
     all.push_back(Value::Function(f.clone()));
@@ -364,17 +392,7 @@ pub fn run_source(
     install(&lua, name, args).map_err(setup_error)?;
     lua.set_memory_limit(options.memory_limit)
         .map_err(setup_error)?;
-    let (st, grace) = (stop.clone(), options.grace);
-    lua.set_hook(
-        HookTriggers::new().every_nth_instruction(1000),
-        move |_, _| {
-            if st.overdue(grace) {
-                return Err(mlua::Error::external(Interrupted(grace)));
-            }
-            Ok(VmState::Continue)
-        },
-    )
-    .map_err(setup_error)?;
+    set_hook(&lua, stop, options).map_err(setup_error)?;
     let outcome = run_chunk(&lua, name, src, args);
     // whatever ended the script: end its servers' goals, then leave the master
     finish(&ctx);
@@ -383,6 +401,28 @@ pub fn run_source(
         Ok(Outcome::Finished(_)) if stop.is_requested() => Ok(Outcome::Stopped),
         other => other,
     }
+}
+
+/// Every [`HOOK_STEP`] instructions: interrupt an overdue stop, count toward the limit.
+fn set_hook(lua: &Lua, stop: &Stop, options: &Options) -> mlua::Result<()> {
+    let (st, grace, limit) = (stop.clone(), options.grace, options.instruction_limit);
+    let ran = Cell::new(0u64);
+    lua.set_hook(
+        HookTriggers::new().every_nth_instruction(HOOK_STEP),
+        move |lua, _| {
+            if st.overdue(grace) {
+                return Err(mlua::Error::external(Interrupted(grace)));
+            }
+            ran.set(ran.get().saturating_add(u64::from(HOOK_STEP)));
+            match limit {
+                Some(limit) if ran.get() > limit => Err(mlua::Error::external(LimitReached {
+                    at: where_(lua),
+                    limit,
+                })),
+                _ => Ok(VmState::Continue),
+            }
+        },
+    )
 }
 
 fn run_chunk(lua: &Lua, name: &str, src: &[u8], args: &[String]) -> Result<Outcome, ScriptError> {
@@ -408,7 +448,7 @@ fn run_chunk(lua: &Lua, name: &str, src: &[u8], args: &[String]) -> Result<Outco
         })),
         Ok(Err(traceback)) => Err(ScriptError::Failed(traceback)),
         Err(e) => match unwind_of(&Value::Error(Box::new(e.clone()))) {
-            Some(o) => Ok(o),
+            Some(o) => o,
             None => Err(ScriptError::Failed(message_of(&e))),
         },
     }
@@ -429,6 +469,8 @@ fn finish(ctx: &Ctx) {
 fn install(lua: &Lua, name: &str, args: &[String]) -> mlua::Result<()> {
     let g = lua.globals();
     lua.set_named_registry_value("skipper.traceback", traceback_handler(lua)?)?;
+    lua.set_named_registry_value("skipper.xpcall", g.raw_get::<mlua::Function>("xpcall")?)?;
+    install_pcall(lua)?;
     lua.set_named_registry_value("skipper.objects", lua.create_table()?)?;
     let argt = lua.create_table()?;
     argt.raw_set(0, name)?;
@@ -470,6 +512,29 @@ fn install(lua: &Lua, name: &str, args: &[String]) -> mlua::Result<()> {
     )?;
     install_sys(lua)?;
     node::install(lua)
+}
+
+/// `pcall` / `xpcall` that let an exit, an interrupt or a limit through (a script
+/// catching every error must not keep a runaway loop alive).
+fn install_pcall(lua: &Lua) -> mlua::Result<()> {
+    let is_unwind =
+        lua.create_function(|_, v: Value| Ok(matches!(&v, Value::Error(e) if is_unwind(e))))?;
+    lua.load(
+        "local raw_pcall, raw_xpcall, is_unwind = pcall, xpcall, ...
+         local function pass(ok, ...)
+           if not ok and is_unwind((...)) then error((...), 0) end
+           return ok, ...
+         end
+         function pcall(f, ...) return pass(raw_pcall(f, ...)) end
+         function xpcall(f, handler, ...)
+           return pass(raw_xpcall(f, function(e)
+             if is_unwind(e) then return e end
+             return handler(e)
+           end, ...))
+         end",
+    )
+    .set_name("=ros (pcall)")
+    .call::<()>(is_unwind)
 }
 
 /// torch's `sys`: `sleep(s)`, `clock()`, `tic()` / `toc()`.

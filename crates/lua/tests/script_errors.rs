@@ -1,13 +1,15 @@
 //! How a script ends: a syntax error (a load error with file:line), a Lua error (its
 //! message with file:line and the traceback), `os.exit` and a returned status, the
 //! memory limit, no master, and a runaway script that a stop request interrupts after
-//! the grace period, its active goal ended (ABORTED) rather than left active.
+//! the grace period, its active goal ended (ABORTED) rather than left active; the
+//! instruction limit ends a runaway loop (also one inside `pcall`, which cannot catch
+//! it), with the line it was on, and its goal is aborted too.
 
 mod common;
 use common::*;
 use skipper_actionlib::msg::dynamic::Value;
 use skipper_actionlib::ros1::testing::FakeMaster;
-use skipper_actionlib::ros1::ActionClientBinding;
+use skipper_actionlib::ros1::{ActionClientBinding, Node};
 use skipper_actionlib::*;
 use skipper_lua::{run_source, Options, Outcome, ScriptError, Stop};
 use std::sync::Arc;
@@ -68,6 +70,80 @@ fn errors_exits_and_limits() {
         ),
         other => panic!("{other:?}"),
     }
+}
+
+#[test]
+fn the_instruction_limit_ends_a_runaway_loop_pcall_or_not() {
+    let limited = Options {
+        instruction_limit: Some(1_000_000),
+        ..Options::default()
+    };
+    match run(
+        "spin.lua",
+        "local n = 0\nwhile true do\n  n = n + 1\nend",
+        &limited,
+    ) {
+        Err(ScriptError::Limit(m)) => {
+            assert!(
+                m.starts_with("spin.lua:3: the script ran 1000000 Lua instructions"),
+                "{m}"
+            )
+        }
+        other => panic!("{other:?}"),
+    }
+    let caught = "while true do\n  pcall(function() while true do end end)\nend";
+    match run("caught.lua", caught, &limited) {
+        Err(ScriptError::Limit(m)) => assert!(m.starts_with("caught.lua:2: "), "{m}"),
+        other => panic!("{other:?}"),
+    }
+    let handled = "xpcall(function() while true do end end, function(e) return e end)\nreturn 5";
+    assert!(matches!(
+        run("x.lua", handled, &limited),
+        Err(ScriptError::Limit(_))
+    ));
+    // a script's pcall does not catch os.exit either, and still catches its own errors
+    let exits = "local ok = pcall(error, 'mine')\nassert(not ok)\npcall(os.exit, 3)\nreturn 0";
+    assert_eq!(run("exits.lua", exits, &limited), Ok(Outcome::Finished(3)));
+    // under the limit a script runs to its end
+    let short = "local n = 0\nfor i = 1, 10000 do n = n + i end\nreturn n == 50005000 and 0 or 1";
+    assert_eq!(run("short.lua", short, &limited), Ok(Outcome::Finished(0)));
+}
+
+#[test]
+fn a_script_over_its_instruction_limit_leaves_no_goal_active() {
+    let m = FakeMaster::start().unwrap();
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/scripts/runaway.lua");
+    let options = Options {
+        master_uri: Some(m.uri.clone()),
+        instruction_limit: Some(50_000_000),
+        ..Options::default()
+    };
+    let script = Script::with_options("runaway.lua", std::fs::read(path).unwrap(), &[], options);
+    let (_peer, h) = active_goal(&m);
+    match script.join() {
+        Err(ScriptError::Limit(m)) => assert!(m.starts_with("runaway.lua:16: "), "{m}"),
+        other => panic!("{other:?}"),
+    }
+    wait_until("the goal ended", || h.comm_state() == CommState::Done);
+    assert_eq!(h.terminal_state(), StatusCode::Aborted);
+}
+
+/// A goal of a client on `m` that the runaway script's server has accepted (with the
+/// client's node, binding and client, to keep while the handle is used).
+type Peer = (Node, ActionClientBinding, ActionClient<DynAction>);
+fn active_goal(m: &FakeMaster) -> (Peer, ClientGoalHandle<DynAction>) {
+    let n = node(m, "/client");
+    let a = DynAction::load("actionlib/Test").unwrap();
+    let ac = ActionClient::with_type(a.clone(), "/client", Arc::new(SystemClock));
+    let b = ActionClientBinding::new(&n, "/runaway", &ac).unwrap();
+    assert!(ac.wait_for_server(Some(Duration::from_secs(30))));
+    let mut g = a.new_goal();
+    g.set("goal", Value::I32(1)).unwrap();
+    let h = ac.send_goal(g, None, None);
+    wait_until("the goal is active", || {
+        h.goal_status() == StatusCode::Active
+    });
+    ((n, b, ac), h)
 }
 
 #[test]

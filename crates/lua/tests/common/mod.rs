@@ -27,12 +27,17 @@ impl Script {
 
     /// Run a script's source.
     pub fn source(master: &str, name: &str, src: Vec<u8>, args: &[&str]) -> Self {
-        let stop = Stop::new();
         let options = Options {
             master_uri: Some(master.to_string()),
             grace: Duration::from_secs(1),
             ..Options::default()
         };
+        Self::with_options(name, src, args, options)
+    }
+
+    /// Run a script's source with `options`.
+    pub fn with_options(name: &str, src: Vec<u8>, args: &[&str], options: Options) -> Self {
+        let stop = Stop::new();
         let (s2, name) = (stop.clone(), name.to_string());
         let args: Vec<String> = args.iter().map(|a| a.to_string()).collect();
         let thread = std::thread::spawn(move || run_source(&name, &src, &args, &options, &s2));

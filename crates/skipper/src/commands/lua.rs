@@ -14,9 +14,11 @@ use std::time::Duration;
   skipper lua examples/lua/goto_server.lua              an action server that drives robot1 of `skipper run --ros`
   skipper lua --ros http://127.0.0.1:11311/ talker.lua  the master given, not from ROS_MASTER_URI
   skipper lua node.lua chatter:=/news __name:=talker2   ROS arguments, as roscpp reads them
+  skipper lua --instructions 100000000 untrusted.lua    end the script after 10^8 Lua instructions
 
 Exit status: what the script returns or passes to os.exit (0 when it just ends), 1 when it
-raises an error (printed with its Lua traceback), 2 when it does not load, 128 + the signal
+raises an error (printed with its Lua traceback) or runs over --memory or --instructions
+(printed with the line it was on), 2 when it does not load, 128 + the signal
 when Ctrl-C or SIGTERM stopped it. After a stop request ros.ok() is false and every wait
 ends; a script still running after --grace seconds is interrupted. Either way the goals its
 action servers had not finished are ended (aborted) before the node leaves the master.")]
@@ -27,6 +29,9 @@ pub struct LuaArgs {
     /// Memory the script's Lua state may hold, in MiB.
     #[arg(long, value_name = "MIB", default_value_t = 1024)]
     pub memory: usize,
+    /// Lua instructions the script may run in all (default: no limit).
+    #[arg(long, value_name = "N")]
+    pub instructions: Option<u64>,
     /// Seconds a script may go on after Ctrl-C / SIGTERM before it is interrupted.
     #[arg(long, value_name = "SECONDS", default_value_t = 2.0)]
     pub grace: f64,
@@ -56,6 +61,7 @@ pub fn run(a: LuaArgs) -> Result<u8, Failure> {
         master_uri: a.ros,
         memory_limit: memory,
         grace: Duration::from_secs_f64(a.grace),
+        instruction_limit: a.instructions,
     };
     let stop = Stop::new();
     let s2 = stop.clone();
