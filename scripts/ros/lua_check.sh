@@ -5,7 +5,7 @@
 #  b. rospy's SimpleActionClient / ActionClient against Lua servers, rospy calling a Lua
 #     service, a Lua talker answering a rospy talker (lua_servers.lua, lua_peers.py);
 #     Ctrl-C stops the Lua node (status 130);
-#  c. the example behavior examples/lua/goto_server.lua drives robot1 of
+#  c. the example behavior examples/lua/04_goto_server.lua drives robot1 of
 #     `skipper run --ros` to a goal of rospy's SimpleActionClient and is preempted by a
 #     newer one (lua_goto.py).
 echo "== Lua (skipper lua) against rospy"
@@ -32,11 +32,11 @@ ok "Ctrl-C stops skipper lua (status 130)"
 "$SKIPPER_BIN" run --ros --no-log >"$tmp/lua_run.log" 2>&1 &
 run_pid=$!
 pids+=($run_pid)
-"$SKIPPER_BIN" lua examples/lua/goto_server.lua >"$tmp/lua_goto_server.log" 2>&1 &
+"$SKIPPER_BIN" lua examples/lua/04_goto_server.lua >"$tmp/lua_goto_server.log" 2>&1 &
 goto_pid=$!
 pids+=($goto_pid)
 $ROS_PY scripts/ros/lua_goto.py >"$tmp/lua_goto.log" 2>&1 || fail "the Lua goto behavior"
 checks=$((checks + $(grep -c '^ok   ' "$tmp/lua_goto.log")))
-ok "examples/lua/goto_server.lua drives robot1 to a goal, preempted by a newer one"
+ok "examples/lua/04_goto_server.lua drives robot1 to a goal, preempted by a newer one"
 kill -INT "$goto_pid" "$run_pid"
 wait "$goto_pid" "$run_pid" 2>/dev/null || true

@@ -1,4 +1,4 @@
-"""rospy's SimpleActionClient against examples/lua/goto_server.lua driving robot1 of
+"""rospy's SimpleActionClient against examples/lua/04_goto_server.lua driving robot1 of
 `skipper run --ros` (scripts/ros/lua_check.sh): a goal that is running (feedback, the
 robot moving) is preempted by a newer goal from a second client, which succeeds with
 the robot's odometry within the goal's tolerance. The skipper_msgs/Goto classes come

@@ -515,26 +515,33 @@ fn install(lua: &Lua, name: &str, args: &[String]) -> mlua::Result<()> {
 }
 
 /// `pcall` / `xpcall` that let an exit, an interrupt or a limit through (a script
-/// catching every error must not keep a runaway loop alive).
+/// catching every error must not keep a runaway loop alive), and hand the script an
+/// API error as the message string stock Lua would (`file:line: message`).
 fn install_pcall(lua: &Lua) -> mlua::Result<()> {
-    let is_unwind =
-        lua.create_function(|_, v: Value| Ok(matches!(&v, Value::Error(e) if is_unwind(e))))?;
+    let classify = lua.create_function(|lua, v: Value| match &v {
+        Value::Error(e) if is_unwind(e) => Ok((true, v)),
+        Value::Error(e) => Ok((false, Value::String(lua.create_string(message_of(e))?))),
+        _ => Ok((false, v)),
+    })?;
     lua.load(
-        "local raw_pcall, raw_xpcall, is_unwind = pcall, xpcall, ...
-         local function pass(ok, ...)
-           if not ok and is_unwind((...)) then error((...), 0) end
-           return ok, ...
+        "local raw_pcall, raw_xpcall, classify = pcall, xpcall, ...
+         local function pass(ok, e, ...)
+           if ok then return ok, e, ... end
+           local unwind, err = classify(e)
+           if unwind then error(e, 0) end
+           return false, err
          end
          function pcall(f, ...) return pass(raw_pcall(f, ...)) end
          function xpcall(f, handler, ...)
            return pass(raw_xpcall(f, function(e)
-             if is_unwind(e) then return e end
-             return handler(e)
+             local unwind, err = classify(e)
+             if unwind then return e end
+             return handler(err)
            end, ...))
          end",
     )
     .set_name("=ros (pcall)")
-    .call::<()>(is_unwind)
+    .call::<()>(classify)
 }
 
 /// torch's `sys`: `sleep(s)`, `clock()`, `tic()` / `toc()`.

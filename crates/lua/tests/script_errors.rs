@@ -41,6 +41,9 @@ fn errors_exits_and_limits() {
         other => panic!("{other:?}"),
     }
     assert_eq!(run("exit.lua", "os.exit(3)", &o), Ok(Outcome::Finished(3)));
+    // an API error caught by the script's pcall is the message string, as stock Lua's
+    let caught = "local ros = require 'ros'\nlocal ok, e = pcall(function()\n  ros.Message('std_msgs/String').dta = 1\nend)\nassert(type(e) == 'string' and e:find('^pc.lua:3: std_msgs/String has no field `dta`'), e)";
+    assert_eq!(run("pc.lua", caught, &o), Ok(Outcome::Finished(0)));
     assert_eq!(run("ret.lua", "return 4", &o), Ok(Outcome::Finished(4)));
     assert_eq!(run("ok.lua", "local x = 1", &o), Ok(Outcome::Finished(0)));
     let small = Options {

@@ -11,7 +11,7 @@ use std::time::Duration;
 /// Run a ROS 1 node script written for torch-ros (`require 'ros'`).
 #[derive(Debug, Args)]
 #[command(after_help = "Examples:
-  skipper lua examples/lua/goto_server.lua              an action server that drives robot1 of `skipper run --ros`
+  skipper lua examples/lua/04_goto_server.lua           an action server that drives robot1 of `skipper run --ros`
   skipper lua --ros http://127.0.0.1:11311/ talker.lua  the master given, not from ROS_MASTER_URI
   skipper lua node.lua chatter:=/news __name:=talker2   ROS arguments, as roscpp reads them
   skipper lua --instructions 100000000 untrusted.lua    end the script after 10^8 Lua instructions

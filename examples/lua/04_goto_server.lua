@@ -3,7 +3,7 @@
 -- geometry_msgs/Twist out on /robot1/cmd_vel), with feedback and preemption.
 --
 --   skipper run --ros &                      # the simulated robot, ROS master at ROS_MASTER_URI
---   skipper lua examples/lua/goto_server.lua
+--   skipper lua examples/lua/04_goto_server.lua
 --   skipper action send /lua_goto x=1 y=0.5  # or any actionlib client (skipper_msgs/Goto)
 --
 -- Arguments: the robot's namespace (default robot1) and the server's name (lua_goto).
