@@ -3,7 +3,9 @@
 //! ([`binding`]), and [`XabslController`] runs it as a Skipper controller.
 
 pub mod binding;
+mod compile;
 mod controller;
+mod expr;
 pub mod goals;
 pub mod option_call;
 
