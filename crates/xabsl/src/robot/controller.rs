@@ -5,10 +5,10 @@
 //! when the agent's root option is in a target state.
 
 use super::binding::BindingFile;
-use crate::diag::{Diagnostic, Diagnostics};
+use crate::diag::Diagnostics;
 use crate::engine::{Engine, RuntimeProblem, TeamMessage};
-use crate::model::{Program, SymbolKind, Type};
-use crate::source::{SourceFile, SourceMap, Span};
+use crate::model::{Program, Type};
+use crate::source::{SourceFile, SourceMap};
 use crate::Error;
 use serde_json::{json, Map, Value as Json};
 use skipper_core::vocabulary::Vocabulary;
@@ -18,7 +18,7 @@ use skipper_core::{
 use std::sync::{Arc, Mutex};
 
 use super::compile::{Act, BoundInput, Compiler, OutputAct};
-use super::expr::{eval, truth, Bx, Ctx, FState};
+use super::expr::{eval, truth, Ctx, FState};
 /// An XABSL agent driving one vehicle.
 pub struct XabslController {
     name: String,
@@ -110,158 +110,11 @@ impl XabslController {
             }
             None => BindingFile::default(),
         };
-        let mut c = Compiler {
-            program: &program,
-            vocabulary,
-            diags: Diagnostics::new(),
-            signals: Vec::new(),
-            funcs: 0,
-            bound: Vec::new(),
-        };
-        let mut inputs = Vec::new();
-        let bad = |c: &mut Compiler<'_>, span: Span, msg: String| {
-            c.diags.push(Diagnostic::error("X8105", span, msg));
-        };
-        for ib in &file.inputs {
-            let Some(sym) = program
-                .symbols
-                .iter()
-                .position(|s| s.name == ib.name.text && s.kind == SymbolKind::Input)
-            else {
-                bad(
-                    &mut c,
-                    ib.name.span,
-                    format!("no input symbol is called `{}`", ib.name.text),
-                );
-                continue;
-            };
-            if c.bound.iter().any(|(n, _)| *n == ib.name.text) {
-                bad(
-                    &mut c,
-                    ib.name.span,
-                    format!("`{}` is bound twice", ib.name.text),
-                );
-                continue;
-            }
-            if !program.symbols[sym].params.is_empty() {
-                bad(
-                    &mut c,
-                    ib.name.span,
-                    format!("`{}` has parameters; parameterised input symbols cannot be bound to signals", ib.name.text),
-                );
-                continue;
-            }
-            if let Some(x) = c.expr(&ib.expr, &[]) {
-                let idx = inputs.len();
-                inputs.push(BoundInput {
-                    symbol: sym,
-                    value: x,
-                    enum_text: None,
-                });
-                c.bound.push((ib.name.text.clone(), idx));
-            }
-        }
-        // every other input symbol reads the signal of its name
-        for (i, s) in program.symbols.iter().enumerate() {
-            if s.kind != SymbolKind::Input || inputs.iter().any(|b: &BoundInput| b.symbol == i) {
-                continue;
-            }
-            if !s.params.is_empty() {
-                continue;
-            }
-            if !c.is_signal(&s.name) {
-                let near = vocabulary
-                    .map(|v| v.nearest(&s.name, 3))
-                    .unwrap_or_default();
-                let mut msg = format!(
-                    "input symbol `{}` has no binding, and the robot has no signal `{}`: bind it in the binding file (`input {} = EXPRESSION;`)",
-                    s.name, s.name, s.name
-                );
-                if !near.is_empty() {
-                    let quoted: Vec<String> = near.iter().map(|n| format!("`{n}`")).collect();
-                    msg.push_str(&format!(", or did you mean {}?", quoted.join(" or ")));
-                }
-                c.diags.push(Diagnostic::error("X8107", s.span, msg));
-                continue;
-            }
-            let sig = c.signal(&s.name);
-            inputs.push(BoundInput {
-                symbol: i,
-                value: Bx::Signal(sig),
-                enum_text: match s.ty {
-                    Type::Enum(_) => Some(sig),
-                    _ => None,
-                },
-            });
-        }
-        let mut behaviors: Vec<Vec<Act>> = program.behaviors.iter().map(|_| Vec::new()).collect();
-        for bb in &file.behaviors {
-            let Some(b) = program.behavior(&bb.name.text) else {
-                bad(
-                    &mut c,
-                    bb.name.span,
-                    format!("no basic behavior is called `{}`", bb.name.text),
-                );
-                continue;
-            };
-            let params: Vec<(String, String)> = program.behaviors[b]
-                .params
-                .iter()
-                .map(|p| (p.short.clone(), p.name.clone()))
-                .collect();
-            let types: Vec<Type> = program.behaviors[b].params.iter().map(|p| p.ty).collect();
-            for a in &bb.actuations {
-                if let Some(x) = c.actuation(a, &params, &types) {
-                    behaviors[b].push(x);
-                }
-            }
-        }
-        let mut outputs = Vec::new();
-        for ob in &file.outputs {
-            let Some(sym) = program
-                .symbols
-                .iter()
-                .position(|s| s.name == ob.name.text && s.is_output())
-            else {
-                bad(
-                    &mut c,
-                    ob.name.span,
-                    format!("no output symbol is called `{}`", ob.name.text),
-                );
-                continue;
-            };
-            let mut o = OutputAct {
-                symbol: sym,
-                say: ob.say,
-                mappings: Vec::new(),
-            };
-            for (el, a) in &ob.mappings {
-                let Type::Enum(e) = program.symbols[sym].ty else {
-                    bad(&mut c, el.span, format!("`{}` is not enumerated; only enumerated outputs map elements to actuations", ob.name.text));
-                    break;
-                };
-                let en = &program.enums[e];
-                let Some(k) = (0..en.elements.len())
-                    .find(|&k| en.short(k) == el.text || en.elements[k] == el.text)
-                else {
-                    bad(
-                        &mut c,
-                        el.span,
-                        format!("`{}` is not an element of `{}`", el.text, en.name),
-                    );
-                    continue;
-                };
-                if let Some(x) = c.actuation(a, &[], &[]) {
-                    o.mappings.push((k, x));
-                }
-            }
-            outputs.push(o);
-        }
-        if c.diags.has_errors() {
-            return Err(Error::Compile(c.diags.render(&sources)));
-        }
+        let b = Compiler::new(&program, vocabulary)
+            .compile(&file)
+            .map_err(|d| Error::Compile(d.render(&sources)))?;
         let agent = program.agents.first().map_or("agent", |a| a.name.as_str());
-        let n_inputs = inputs.len();
+        let n_inputs = b.inputs.len();
         let n_sym = program.symbols.len();
         let n_bb = program.behaviors.len();
         // native code now, not in the first control cycle
@@ -270,13 +123,13 @@ impl XabslController {
         Ok(XabslController {
             name: format!("xabsl:{agent}"),
             engine,
-            inputs,
+            inputs: b.inputs,
             input_values: vec![0.0; n_inputs],
-            behaviors,
-            outputs,
-            signal_ids: vec![None; c.signals.len()],
-            signal_names: c.signals,
-            funcs: vec![FState::default(); c.funcs],
+            behaviors: b.behaviors,
+            outputs: b.outputs,
+            signal_ids: vec![None; b.signals.len()],
+            signal_names: b.signals,
+            funcs: vec![FState::default(); b.funcs],
             last_path: Vec::new(),
             last_outputs: vec![None; n_sym],
             ran_before: vec![false; n_bb],
@@ -304,6 +157,208 @@ impl XabslController {
     /// The engine, to change it (select an agent, bind inputs to host functions).
     pub fn engine_mut(&mut self) -> &mut Engine {
         &mut self.engine
+    }
+
+    /// The input symbols, in binding order, from the signals.
+    fn read_inputs(&mut self, c: &Cycle<'_>, now: u64) {
+        for i in 0..self.inputs.len() {
+            let ctx = Ctx {
+                signals: c.signals,
+                ids: &self.signal_ids,
+                inputs: &self.input_values,
+                params: &[],
+                now,
+            };
+            let b = &self.inputs[i];
+            let program = self.engine.program();
+            let ty = program.symbols[b.symbol].ty;
+            let mut v = eval(&b.value, &ctx, &mut self.funcs);
+            if let (Type::Enum(e), Some(sig)) = (ty, b.enum_text) {
+                let en = &program.enums[e];
+                if let Some(Value::Text(t)) = self
+                    .signal_ids
+                    .get(sig)
+                    .copied()
+                    .flatten()
+                    .map(|id| c.signals.get(id))
+                {
+                    if let Some(k) = (0..en.elements.len())
+                        .find(|&k| en.short(k) == &**t || *en.elements[k] == **t)
+                    {
+                        v = k as f64;
+                    }
+                }
+            }
+            let v = match ty {
+                Type::Decimal => v,
+                Type::Boolean => f64::from(u8::from(truth(v))),
+                Type::Enum(e) => {
+                    let n = program.enums[e].elements.len().max(1) as f64;
+                    v.trunc().clamp(0.0, n - 1.0)
+                }
+            };
+            self.input_values[i] = v;
+            let sym = b.symbol;
+            self.engine.set_input(sym, v);
+        }
+    }
+
+    /// The team messages of the previous cycle (a lone agent prepares too: its
+    /// synchronized states are entered after one tick, as with team-mates).
+    fn receive_team_messages(&mut self) {
+        self.engine.prepare_incoming_messages();
+        if let Some((bus, me)) = &self.team {
+            if let Ok(slots) = bus.slots.lock() {
+                for (i, s) in slots.iter().enumerate() {
+                    if i == *me {
+                        continue;
+                    }
+                    let m = if s.cycle == self.cycles {
+                        &s.previous
+                    } else {
+                        &s.current
+                    };
+                    self.engine.process_incoming_message(m);
+                }
+            }
+        }
+    }
+
+    /// This cycle's team message, for the team-mates' next cycle.
+    fn send_team_message(&mut self) {
+        if let Some((bus, me)) = &self.team {
+            if let Ok(mut slots) = bus.slots.lock() {
+                if let Some(s) = slots.get_mut(*me) {
+                    s.previous = std::mem::take(&mut s.current);
+                    s.cycle = self.cycles;
+                    self.engine.generate_outgoing_message(&mut s.current);
+                }
+            }
+        }
+    }
+
+    /// The basic behaviors that ran become actuation.
+    fn run_basic_behaviors(&mut self, c: &mut Cycle<'_>, now: u64) {
+        let executed: Vec<usize> = self.engine.executed().iter().map(|e| e.behavior).collect();
+        let mut ran_now = vec![false; self.ran_before.len()];
+        for b in executed {
+            let params: Vec<f64> = self.engine.behavior_params(b).to_vec();
+            let n = self.behaviors.get(b).map_or(0, Vec::len);
+            for i in 0..n {
+                self.apply((b, i), c, &params, now);
+            }
+            if let Some(r) = ran_now.get_mut(b) {
+                *r = true;
+            }
+        }
+        self.ran_before = ran_now;
+    }
+
+    /// The output symbols set this cycle become actuation and speech.
+    fn act_on_outputs(&mut self, c: &mut Cycle<'_>, now: u64) {
+        for o in &self.outputs {
+            if !self.engine.was_set(o.symbol) {
+                continue;
+            }
+            let v = self.engine.value(o.symbol);
+            let changed = self.last_outputs.get(o.symbol).copied().flatten() != Some(v);
+            for (k, a) in &o.mappings {
+                if v as usize == *k {
+                    match a {
+                        Act::Gripper(g) => c.actuation.gripper = Some(*g),
+                        Act::Stop => c.actuation.drive = Some(Drive::Stop),
+                        Act::Say(t) if changed => c.actuation.say.push(t.clone()),
+                        Act::Drive(x, y) => {
+                            let ctx = Ctx {
+                                signals: c.signals,
+                                ids: &self.signal_ids,
+                                inputs: &self.input_values,
+                                params: &[],
+                                now,
+                            };
+                            let mut st = self.funcs.clone();
+                            let (x, y) = (eval(x, &ctx, &mut st), eval(y, &ctx, &mut st));
+                            c.actuation.drive = Some(Drive::velocity(x, y));
+                        }
+                        _ => {}
+                    }
+                }
+            }
+            if o.say && changed {
+                let p = self.engine.program();
+                let text = match p.symbols[o.symbol].ty {
+                    Type::Enum(e) => p.enums[e].short(v as usize).replace('_', " "),
+                    Type::Boolean => if v != 0.0 { "true" } else { "false" }.to_string(),
+                    Type::Decimal => format!("{v}"),
+                };
+                c.actuation.say.push(text.into());
+            }
+        }
+        for (i, s) in self.engine.program().symbols.iter().enumerate() {
+            if s.is_output() {
+                if let Some(x) = self.last_outputs.get_mut(i) {
+                    *x = Some(self.engine.value(i));
+                }
+            }
+        }
+    }
+
+    /// Option and state changes since the last cycle become `transition` events.
+    fn note_transitions(&mut self, c: &mut Cycle<'_>) {
+        let path: Vec<(usize, usize)> = self
+            .engine
+            .path()
+            .iter()
+            .map(|e| (e.option, e.state))
+            .collect();
+        let p = self.engine.program().clone();
+        let state_name = |o: usize, s: usize| {
+            p.options[o]
+                .states
+                .get(s)
+                .map_or("?", |s| s.name.as_str())
+                .to_string()
+        };
+        for &(o, s) in &path {
+            match self.last_path.iter().find(|(x, _)| *x == o) {
+                Some(&(_, old)) if old != s => c.events.push(
+                    c.now,
+                    "transition",
+                    json!({"option": p.options[o].name, "from": state_name(o, old), "to": state_name(o, s)}),
+                ),
+                None => c.events.push(
+                    c.now,
+                    "transition",
+                    json!({"option": p.options[o].name, "from": Json::Null, "to": state_name(o, s)}),
+                ),
+                _ => {}
+            }
+        }
+        for &(o, s) in &self.last_path {
+            if !path.iter().any(|(x, _)| *x == o) {
+                c.events.push(
+                    c.now,
+                    "transition",
+                    json!({"option": p.options[o].name, "from": state_name(o, s), "to": Json::Null}),
+                );
+            }
+        }
+        self.last_path = path;
+    }
+
+    /// The engine's runtime problems become `controller` events.
+    fn note_problems(&mut self, c: &mut Cycle<'_>) {
+        let p = self.engine.program().clone();
+        for pr in self.engine.problems() {
+            let text = match pr {
+                RuntimeProblem::OptionExecutedTwice(o) => format!(
+                    "option `{}` was executed more than once in a cycle",
+                    p.options[*o].name
+                ),
+                RuntimeProblem::ModuloByZero => "`%` by zero (gave 0)".into(),
+            };
+            c.events.push(c.now, "controller", json!({"problem": text}));
+        }
     }
 
     fn apply(&mut self, act_index: (usize, usize), c: &mut Cycle<'_>, params: &[f64], now: u64) {
@@ -367,185 +422,14 @@ impl Controller for XabslController {
     fn step(&mut self, c: &mut Cycle<'_>) -> Result<Status, ControllerError> {
         let now = c.now.as_millis() as u64;
         self.cycles += 1;
-        // inputs, in binding order
-        for i in 0..self.inputs.len() {
-            let ctx = Ctx {
-                signals: c.signals,
-                ids: &self.signal_ids,
-                inputs: &self.input_values,
-                params: &[],
-                now,
-            };
-            let b = &self.inputs[i];
-            let program = self.engine.program();
-            let ty = program.symbols[b.symbol].ty;
-            let mut v = eval(&b.value, &ctx, &mut self.funcs);
-            if let (Type::Enum(e), Some(sig)) = (ty, b.enum_text) {
-                let en = &program.enums[e];
-                if let Some(Value::Text(t)) = self
-                    .signal_ids
-                    .get(sig)
-                    .copied()
-                    .flatten()
-                    .map(|id| c.signals.get(id))
-                {
-                    if let Some(k) = (0..en.elements.len())
-                        .find(|&k| en.short(k) == &**t || *en.elements[k] == **t)
-                    {
-                        v = k as f64;
-                    }
-                }
-            }
-            let v = match ty {
-                Type::Decimal => v,
-                Type::Boolean => f64::from(u8::from(truth(v))),
-                Type::Enum(e) => {
-                    let n = program.enums[e].elements.len().max(1) as f64;
-                    v.trunc().clamp(0.0, n - 1.0)
-                }
-            };
-            self.input_values[i] = v;
-            let sym = b.symbol;
-            self.engine.set_input(sym, v);
-        }
-        // team messages of the previous cycle (a lone agent prepares too: its
-        // synchronized states are entered after one tick, as with team-mates)
-        self.engine.prepare_incoming_messages();
-        if let Some((bus, me)) = &self.team {
-            if let Ok(slots) = bus.slots.lock() {
-                for (i, s) in slots.iter().enumerate() {
-                    if i == *me {
-                        continue;
-                    }
-                    let m = if s.cycle == self.cycles {
-                        &s.previous
-                    } else {
-                        &s.current
-                    };
-                    self.engine.process_incoming_message(m);
-                }
-            }
-        }
+        self.read_inputs(c, now);
+        self.receive_team_messages();
         self.engine.execute(now);
-        if let Some((bus, me)) = &self.team {
-            if let Ok(mut slots) = bus.slots.lock() {
-                if let Some(s) = slots.get_mut(*me) {
-                    s.previous = std::mem::take(&mut s.current);
-                    s.cycle = self.cycles;
-                    self.engine.generate_outgoing_message(&mut s.current);
-                }
-            }
-        }
-        // basic behaviors → actuation
-        let executed: Vec<usize> = self.engine.executed().iter().map(|e| e.behavior).collect();
-        let mut ran_now = vec![false; self.ran_before.len()];
-        for b in executed {
-            let params: Vec<f64> = self.engine.behavior_params(b).to_vec();
-            let n = self.behaviors.get(b).map_or(0, Vec::len);
-            for i in 0..n {
-                self.apply((b, i), c, &params, now);
-            }
-            if let Some(r) = ran_now.get_mut(b) {
-                *r = true;
-            }
-        }
-        self.ran_before = ran_now;
-        // output symbols → actuation, speech
-        for o in &self.outputs {
-            if !self.engine.was_set(o.symbol) {
-                continue;
-            }
-            let v = self.engine.value(o.symbol);
-            let changed = self.last_outputs.get(o.symbol).copied().flatten() != Some(v);
-            for (k, a) in &o.mappings {
-                if v as usize == *k {
-                    match a {
-                        Act::Gripper(g) => c.actuation.gripper = Some(*g),
-                        Act::Stop => c.actuation.drive = Some(Drive::Stop),
-                        Act::Say(t) if changed => c.actuation.say.push(t.clone()),
-                        Act::Drive(x, y) => {
-                            let ctx = Ctx {
-                                signals: c.signals,
-                                ids: &self.signal_ids,
-                                inputs: &self.input_values,
-                                params: &[],
-                                now,
-                            };
-                            let mut st = self.funcs.clone();
-                            let (x, y) = (eval(x, &ctx, &mut st), eval(y, &ctx, &mut st));
-                            c.actuation.drive = Some(Drive::velocity(x, y));
-                        }
-                        _ => {}
-                    }
-                }
-            }
-            if o.say && changed {
-                let p = self.engine.program();
-                let text = match p.symbols[o.symbol].ty {
-                    Type::Enum(e) => p.enums[e].short(v as usize).replace('_', " "),
-                    Type::Boolean => if v != 0.0 { "true" } else { "false" }.to_string(),
-                    Type::Decimal => format!("{v}"),
-                };
-                c.actuation.say.push(text.into());
-            }
-        }
-        for (i, s) in self.engine.program().symbols.iter().enumerate() {
-            if s.is_output() {
-                if let Some(x) = self.last_outputs.get_mut(i) {
-                    *x = Some(self.engine.value(i));
-                }
-            }
-        }
-        // transitions
-        let path: Vec<(usize, usize)> = self
-            .engine
-            .path()
-            .iter()
-            .map(|e| (e.option, e.state))
-            .collect();
-        let p = self.engine.program().clone();
-        let state_name = |o: usize, s: usize| {
-            p.options[o]
-                .states
-                .get(s)
-                .map_or("?", |s| s.name.as_str())
-                .to_string()
-        };
-        for &(o, s) in &path {
-            match self.last_path.iter().find(|(x, _)| *x == o) {
-                Some(&(_, old)) if old != s => c.events.push(
-                    c.now,
-                    "transition",
-                    json!({"option": p.options[o].name, "from": state_name(o, old), "to": state_name(o, s)}),
-                ),
-                None => c.events.push(
-                    c.now,
-                    "transition",
-                    json!({"option": p.options[o].name, "from": Json::Null, "to": state_name(o, s)}),
-                ),
-                _ => {}
-            }
-        }
-        for &(o, s) in &self.last_path {
-            if !path.iter().any(|(x, _)| *x == o) {
-                c.events.push(
-                    c.now,
-                    "transition",
-                    json!({"option": p.options[o].name, "from": state_name(o, s), "to": Json::Null}),
-                );
-            }
-        }
-        self.last_path = path;
-        for pr in self.engine.problems() {
-            let text = match pr {
-                RuntimeProblem::OptionExecutedTwice(o) => format!(
-                    "option `{}` was executed more than once in a cycle",
-                    p.options[*o].name
-                ),
-                RuntimeProblem::ModuloByZero => "`%` by zero (gave 0)".into(),
-            };
-            c.events.push(c.now, "controller", json!({"problem": text}));
-        }
+        self.send_team_message();
+        self.run_basic_behaviors(c, now);
+        self.act_on_outputs(c, now);
+        self.note_transitions(c);
+        self.note_problems(c);
         if self.engine.root_reached_target() {
             self.finished = true;
             return Ok(Status::Finished);
