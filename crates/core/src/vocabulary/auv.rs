@@ -4,28 +4,12 @@
 //! Conventions are the LRAUV's: depth positive down, heading (`PLATFORM_YAW_ANGLE`)
 //! clockwise from north, latitude and longitude in degrees.
 
-use super::{SignalSpec, ValueKind, Vocabulary};
+use super::{SignalSpec, Vocabulary};
 use crate::geo::{compass_to_math, local_offset};
 use crate::signals::{SignalId, Signals};
-use crate::units;
-
-macro_rules! specs {
-    ($($id:ident = $name:literal, $kind:ident, $unit:ident, $meaning:literal;)*) => {
-        $(
-            #[doc = concat!("`", $name, "`: ", $meaning)]
-            pub const $id: SignalSpec = SignalSpec {
-                name: $name,
-                kind: ValueKind::$kind,
-                unit: &units::$unit,
-                meaning: $meaning,
-            };
-        )*
-        /// Every AUV signal, in the order of the mission language's URI catalogue.
-        pub static SIGNALS: &[&SignalSpec] = &[$(&$id),*];
-    };
-}
 
 specs! {
+    "Every AUV signal, in the order of the mission language's URI catalogue.";
     DEPTH = "DEPTH", Float, METER, "depth below the surface, positive down";
     PLATFORM_PITCH_ANGLE = "PLATFORM_PITCH_ANGLE", Float, RADIAN, "pitch, positive nose up";
     PLATFORM_ROLL_ANGLE = "PLATFORM_ROLL_ANGLE", Float, RADIAN, "roll, positive starboard down";

@@ -12,23 +12,8 @@ use crate::geometry::Pose2;
 use crate::signals::{SignalId, Signals};
 use crate::units;
 
-macro_rules! specs {
-    ($($id:ident = $name:literal, $kind:ident, $unit:ident, $meaning:literal;)*) => {
-        $(
-            #[doc = concat!("`", $name, "`: ", $meaning)]
-            pub const $id: SignalSpec = SignalSpec {
-                name: $name,
-                kind: ValueKind::$kind,
-                unit: &units::$unit,
-                meaning: $meaning,
-            };
-        )*
-        /// Every fixed-name ground signal, in declaration order.
-        pub static SIGNALS: &[&SignalSpec] = &[$(&$id),*];
-    };
-}
-
 specs! {
+    "Every fixed-name ground signal, in declaration order.";
     POSE_X = "pose.x", Float, METER, "odometry x, forward of the start pose";
     POSE_Y = "pose.y", Float, METER, "odometry y, left of the start pose";
     POSE_YAW = "pose.yaw", Float, RADIAN, "odometry heading, counter-clockwise";

@@ -13,6 +13,24 @@
 //! Families of numbered or named signals (`sonar.N`, `laser.N`,
 //! `landmark.NAME.distance`) are a [`SignalFamily`].
 
+/// Declares a kind's signal specs, one `ID = "name", Kind, UNIT, "meaning";` per line,
+/// and the kind's `SIGNALS` list (documented by the first literal) in that order.
+macro_rules! specs {
+    ($list_doc:literal; $($id:ident = $name:literal, $kind:ident, $unit:ident, $meaning:literal;)*) => {
+        $(
+            #[doc = concat!("`", $name, "`: ", $meaning)]
+            pub const $id: SignalSpec = SignalSpec {
+                name: $name,
+                kind: $crate::vocabulary::ValueKind::$kind,
+                unit: &$crate::units::$unit,
+                meaning: $meaning,
+            };
+        )*
+        #[doc = $list_doc]
+        pub static SIGNALS: &[&SignalSpec] = &[$(&$id),*];
+    };
+}
+
 pub mod auv;
 pub mod ground;
 mod lookup;
