@@ -31,6 +31,8 @@
 
 mod client;
 mod console;
+#[doc(hidden)]
+pub mod fuzzing;
 mod message;
 mod names;
 mod node;

@@ -1,0 +1,27 @@
+//! Entry points of the fuzz target `lua_ros_args` (fuzz/fuzz_targets/lua_ros_args.rs)
+//! and of its corpus replay in `cargo test`: what this crate parses itself, a script's
+//! ROS arguments (`name:=other`, `__name:=`, `__ns:=`, `_param:=`) and the graph names
+//! resolved with them. Any input ends in names or an error, never a panic.
+
+use crate::names::{Names, RosArgs};
+
+/// Read `data` as command-line arguments (one a line), make the node's names from them
+/// and resolve every argument as a name: relative, private, remapped and as a child
+/// namespace.
+pub fn ros_args(data: &[u8]) {
+    let text = String::from_utf8_lossy(data);
+    let args: Vec<&str> = text.lines().collect();
+    let a = RosArgs::extract(args.iter().copied());
+    let name = a.name.as_deref().unwrap_or("fuzz");
+    let ns = a.namespace.as_deref().unwrap_or("/");
+    let Ok(names) = Names::new(name, ns, &a.remaps) else {
+        return;
+    };
+    for arg in &args {
+        let _ = names.resolve(names.namespace(), arg, true);
+        let _ = names.resolve(names.node(), arg, false);
+        if let Ok(child) = names.child_namespace(names.namespace(), arg) {
+            let _ = names.resolve(&child, arg, true);
+        }
+    }
+}
