@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Goal round trip over ROS 1 on loopback, side by side: the same Python SimpleActionClient
-# against Skipper's SimpleActionServer (goal callback) and rospy's (goal callback and
-# execute callback). Not part of CI; numbers go in docs/actionlib.md.
+# against Skipper's SimpleActionServer (goal callback), the same server in a torch-ros Lua
+# script under `skipper lua` (lua_bench_server.lua) and rospy's (goal callback and execute
+# callback). Not part of CI; numbers go in docs/actionlib.md and docs/lua.md.
 # Each server is a process of its own hosting only that server (crates/actionlib/examples/
 # bench_server.rs and scripts/ros/py_bench_server.py), so their CPU compares like with like.
 # GOALS goals per server (default 1000), sequential, RATE goals per second (default 20,
@@ -16,16 +17,21 @@ RATE="${RATE:-20}"
 # STATUS_LIST_TIMEOUT (s): set <ns>/status_list_timeout for every server (a diagnostic:
 # how much of the round trip is the client decoding long status lists)
 cargo build --release -q -p skipper-actionlib --examples
+cargo build --release -q -p skipper --bin skipper
 examples="${CARGO_TARGET_DIR:-$root/target}/release/examples"
+skipper_bin="${CARGO_TARGET_DIR:-$root/target}/release/skipper"
 source scripts/ros/roscore.sh
 if [ -n "${STATUS_LIST_TIMEOUT:-}" ]; then
-  for ns in /bench_simple /py_goal_cb /py_execute_cb; do
+  for ns in /bench_simple /lua_goal_cb /py_goal_cb /py_execute_cb; do
     rosparam set "$ns/status_list_timeout" "$STATUS_LIST_TIMEOUT"
   done
 fi
 "$examples/bench_server" /bench_simple /skipper_bench >"$tmp/skipper.log" 2>&1 &
 skipper=$!
 pids+=($skipper)
+"$skipper_bin" lua scripts/ros/lua_bench_server.lua /lua_goal_cb >"$tmp/lua.log" 2>&1 &
+lua=$!
+pids+=($lua)
 $ROS_PY scripts/ros/py_bench_server.py /py_goal_cb goal_cb >"$tmp/py1.log" 2>&1 &
 py1=$!
 pids+=($py1)
@@ -34,6 +40,7 @@ py2=$!
 pids+=($py2)
 sleep 3
 $ROS_PY scripts/ros/bench.py "skipper (goal callback)" /bench_simple "$skipper" "$GOALS" "$RATE" || true
+$ROS_PY scripts/ros/bench.py "skipper lua (goal callback)" /lua_goal_cb "$lua" "$GOALS" "$RATE" || true
 $ROS_PY scripts/ros/bench.py "rospy (goal callback)" /py_goal_cb "$py1" "$GOALS" "$RATE" || true
 $ROS_PY scripts/ros/bench.py "rospy (execute callback)" /py_execute_cb "$py2" "$GOALS" "$RATE" || true
 # the floor: the same messages per goal with no ROS at all (what the machine charges)
