@@ -14,6 +14,7 @@
 //! - [`error`]: typed failures of controllers and vehicles;
 //! - [`event`]: things that happen (speech, collisions, statuses) for logs and views;
 //! - [`vocabulary`]: every signal a vehicle kind senses, declared once;
+//! - [`names`]: the names robots take on ROS 1 and ROS 2;
 //! - [`runner`]: the fixed-rate cycle runner;
 //! - [`alloc_count`]: a counting allocator for the zero-allocation tests.
 //!
@@ -28,6 +29,7 @@ pub mod event;
 pub mod geo;
 pub mod geometry;
 pub mod goals;
+pub mod names;
 pub mod runner;
 pub mod seconds;
 pub mod signals;

@@ -14,9 +14,8 @@
 
 pub mod goals;
 pub mod link;
-pub mod names;
 pub mod topics;
 pub mod velocity;
 
 pub use link::{node_config, LinkError, Robot, RosLink, NODE_NAME};
-pub use names::ros_name;
+pub use skipper_core::names::ros_name;

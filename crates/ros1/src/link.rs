@@ -1,12 +1,12 @@
 //! The run's ROS 1 node: joining the master, and binding the run's robots to it.
 
 use crate::goals::GoalServer;
-use crate::names::ros_name;
 use crate::topics::PoseTopics;
 use crate::velocity::subscribe_cmd_vel;
 use skipper_actionlib::ros1::node::Subscriber;
 use skipper_actionlib::ros1::{Node, NodeConfig, RosError};
 use skipper_core::goals::GoalPort;
+use skipper_core::names::ros_name;
 use skipper_core::runner::CycleView;
 use skipper_core::velocity::VelocityInbox;
 use skipper_core::{Observer, RunReport, World};

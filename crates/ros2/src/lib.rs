@@ -12,10 +12,12 @@
 //! - [`goals`]: a controller's goal kinds as actions, through its goal port;
 //! - [`link`]: `skipper run --ros2`'s node and robots;
 //! - [`robot`]: a robot's topics (odom, pose, scan, sonar, battery, tf, the AUV's);
-//!   and `/clock` in simulated time.
+//!   and `/clock` in simulated time;
+//! - [`sample`]: a robot's cycle, read from its signals by the vocabulary;
+//! - [`outlet`]: where published messages go (DDS publishers, or a test's recorder).
 //!
 //! This crate depends on nothing of Skipper's but `skipper-core`: a binding fills
-//! [`action::GoalTarget`] for a controller's goal kinds and [`robot`]'s samples from a
+//! [`action::GoalTarget`] for a controller's goal kinds and [`sample`]'s samples from a
 //! vehicle's signals.
 
 pub mod action;
@@ -28,8 +30,10 @@ pub mod io;
 pub mod link;
 pub mod msg;
 pub mod node;
+pub mod outlet;
 pub mod qos;
 pub mod robot;
+pub mod sample;
 
 pub use error::Ros2Error;
 pub use ros2_client::ParameterValue;

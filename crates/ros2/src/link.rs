@@ -14,44 +14,25 @@ use crate::io::{Handler, Inbox, IoLoop, ServerHandler};
 use crate::msg::geometry::{PoseStamped, Twist, TwistStamped};
 use crate::node::{Discovery, Logger, NodeConfig, Ros2Node};
 use crate::qos;
-use crate::robot::{
-    AuvSample, AuvTopics, GroundGeometry, GroundSample, GroundTopics, SharedTopics,
-};
+use crate::robot::{AuvTopics, GroundGeometry, GroundTopics, SharedTopics};
+use crate::sample::{AuvReader, GroundReader};
 use ros2_client::ParameterValue;
 use serde::de::DeserializeOwned;
 use serde::Serialize;
 use skipper_core::goals::{GoalPort, Record};
+use skipper_core::names::ros_name;
 use skipper_core::runner::CycleView;
 use skipper_core::velocity::{VelocityCommand, VelocityInbox};
-use skipper_core::vocabulary::{auv, ground};
-use skipper_core::{Observer, RunControl, SignalId, Signals, Value, VehicleKind, World};
+use skipper_core::{Observer, RunControl, VehicleKind, World};
 use std::net::IpAddr;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 /// The node name of `skipper run --ros2` (`--ros-args -r __node:=` changes it).
 pub const NODE_NAME: &str = "skipper";
 /// The largest `speed` parameter accepted.
 const MAX_SPEED: f64 = 100.0;
-
-/// A ROS name for a robot: letters, digits and `_`, starting with a letter.
-pub fn ros_name(robot: &str) -> String {
-    let mut s: String = robot
-        .chars()
-        .map(|c| {
-            if c.is_ascii_alphanumeric() || c == '_' {
-                c
-            } else {
-                '_'
-            }
-        })
-        .collect();
-    if !s.chars().next().is_some_and(|c| c.is_ascii_alphabetic()) {
-        s.insert(0, 'r');
-    }
-    s
-}
 
 /// A robot to serve.
 pub struct Robot {
@@ -260,8 +241,8 @@ impl KindServer for Ros2Link {
 
 /// What a robot publishes, its signals bound at the first cycle.
 enum Published {
-    Ground(Box<GroundTopics>, Option<GroundIds>),
-    Auv(Box<AuvTopics>, Option<AuvIds>, (f64, f64)),
+    Ground(Box<GroundTopics>, Option<GroundReader>),
+    Auv(Box<AuvTopics>, Option<AuvReader>, (f64, f64)),
 }
 
 /// Publishes the robots' topics, `/tf` and `/clock` after every cycle.
@@ -279,11 +260,11 @@ impl Observer for Ros2Observer {
             let Some(s) = v.signals.get(*i) else { continue };
             let tf = match r {
                 Published::Ground(t, ids) => ids
-                    .get_or_insert_with(|| GroundIds::bind(s))
+                    .get_or_insert_with(|| GroundReader::bind(s))
                     .read(s, v.now)
                     .map(|sample| t.publish(&sample)),
                 Published::Auv(t, ids, origin) => ids
-                    .get_or_insert_with(|| AuvIds::bind(s, *origin))
+                    .get_or_insert_with(|| AuvReader::bind(s, *origin))
                     .read(s, v.now)
                     .map(|sample| t.publish(&sample)),
             };
@@ -304,109 +285,5 @@ impl Observer for Ros2Observer {
         if malformed + bounds > 0 {
             eprintln!("ROS 2: dropped {malformed} malformed and {bounds} out-of-bounds messages");
         }
-    }
-}
-
-/// The ground signals read, in [`GroundIds::read`]'s order.
-const GROUND: [&skipper_core::vocabulary::SignalSpec; 7] = [
-    &ground::POSE_X,
-    &ground::POSE_Y,
-    &ground::POSE_YAW,
-    &ground::VELOCITY_LINEAR,
-    &ground::VELOCITY_ANGULAR,
-    &ground::BATTERY_VOLTAGE,
-    &ground::BATTERY_CHARGE,
-];
-
-/// A ground robot's signal ids, by the vocabulary.
-struct GroundIds {
-    base: [Option<SignalId>; 7],
-    laser: Vec<SignalId>,
-    sonar: Vec<SignalId>,
-    laser_buf: Vec<f64>,
-    sonar_buf: Vec<f64>,
-}
-
-fn family(s: &Signals, f: &skipper_core::vocabulary::SignalFamily) -> Vec<SignalId> {
-    (0..).map_while(|k| f.id(s, k)).collect()
-}
-
-impl GroundIds {
-    fn bind(s: &Signals) -> Self {
-        Self {
-            base: GROUND.map(|spec| spec.id(s)),
-            laser: family(s, &ground::LASER),
-            sonar: family(s, &ground::SONAR),
-            laser_buf: Vec::new(),
-            sonar_buf: Vec::new(),
-        }
-    }
-    fn read(&mut self, s: &Signals, now: Duration) -> Option<GroundSample<'_>> {
-        let get = |i: usize| self.base[i].and_then(|id| s.f64(id));
-        let (x, y, yaw) = (get(0)?, get(1)?, get(2)?);
-        let (linear, angular) = (get(3).unwrap_or(0.0), get(4).unwrap_or(0.0));
-        let (volts, charge) = (get(5), get(6));
-        let range = |id: &SignalId| s.f64(*id).unwrap_or(f64::INFINITY);
-        self.laser_buf.clear();
-        self.laser_buf.extend(self.laser.iter().map(range));
-        self.sonar_buf.clear();
-        self.sonar_buf.extend(self.sonar.iter().map(range));
-        Some(GroundSample {
-            stamp: now,
-            x,
-            y,
-            yaw,
-            linear,
-            angular,
-            laser: &self.laser_buf,
-            sonar: &self.sonar_buf,
-            battery_voltage: volts,
-            battery_charge: charge,
-        })
-    }
-}
-
-/// An AUV's signal ids, by the vocabulary.
-struct AuvIds {
-    nav: auv::NavReader,
-    extra: [Option<SignalId>; 4],
-}
-
-impl AuvIds {
-    fn bind(s: &Signals, origin: (f64, f64)) -> Self {
-        let mut nav = auv::NavReader::new(origin);
-        nav.bind(s);
-        let extra = [
-            &auv::HEIGHT_ABOVE_SEA_FLOOR,
-            &auv::SEA_WATER_TEMPERATURE,
-            &auv::SEA_WATER_SALINITY,
-            &auv::PLATFORM_LOCATION_FIX,
-        ]
-        .map(|spec| spec.id(s));
-        Self { nav, extra }
-    }
-    fn read(&self, s: &Signals, now: Duration) -> Option<AuvSample> {
-        let n = self.nav.read(s)?;
-        let get = |i: usize| self.extra[i].and_then(|id| s.f64(id));
-        let fix = self.extra[3]
-            .filter(|&id| s.updated_at(id) == Some(now))
-            .and_then(|id| match s.get(id) {
-                Value::Position { lat, lon } => Some((*lat, *lon)),
-                _ => None,
-            });
-        Some(AuvSample {
-            stamp: now,
-            x: n.x,
-            y: n.y,
-            depth: n.depth,
-            roll: n.roll,
-            pitch: n.pitch,
-            yaw: n.yaw,
-            speed: n.speed,
-            altitude: get(0),
-            fix,
-            temperature: get(1),
-            salinity: get(2),
-        })
     }
 }

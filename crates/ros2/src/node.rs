@@ -9,8 +9,10 @@ use crate::action::ActionType;
 use crate::args::{ParamValue, RosArgs};
 use crate::error::Ros2Error;
 use crate::msg::RosType;
+use crate::outlet::{Advertise, Outlet};
 use crate::qos;
 use ros2_client::dds::rustdds::DomainParticipantBuilder;
+use ros2_client::dds::rustdds::Topic;
 use ros2_client::log::LogLevel;
 use ros2_client::ros2::QosProfile;
 use ros2_client::rosout::{NodeLoggingHandle, RosoutRaw};
@@ -188,22 +190,35 @@ impl Ros2Node {
         Name::parse(&full).map_err(|e| Ros2Error::Config(format!("ROS 2 name {full}: {e:?}")))
     }
 
+    /// The DDS topic of `T` on `topic`, and what to call it in errors (`role` and its
+    /// resolved name).
+    fn topic<T: RosType>(
+        &mut self,
+        role: &str,
+        topic: &str,
+        qos: &QosProfile,
+    ) -> Result<(Topic, String), Ros2Error> {
+        let name = self.name(topic)?;
+        let what = format!("{role} {}", self.resolve(topic));
+        match self
+            .node
+            .create_topic(&name, MessageTypeName::new(T::PACKAGE, T::NAME), qos)
+        {
+            Ok(t) => Ok((t, what)),
+            Err(e) => Err(Ros2Error::create(what, e)),
+        }
+    }
+
     /// A publisher of `T` on `topic`.
     pub fn publisher<T: Message + RosType>(
         &mut self,
         topic: &str,
         qos: QosProfile,
     ) -> Result<Publisher<T>, Ros2Error> {
-        let name = self.name(topic)?;
-        let what_s = format!("publisher {}", self.resolve(topic));
-        let what = || what_s.clone();
-        let t = self
-            .node
-            .create_topic(&name, MessageTypeName::new(T::PACKAGE, T::NAME), &qos)
-            .map_err(|e| Ros2Error::create(what(), e))?;
+        let (t, what) = self.topic::<T>("publisher", topic, &qos)?;
         self.node
             .create_publisher(&t, Some(qos))
-            .map_err(|e| Ros2Error::create(what(), e))
+            .map_err(|e| Ros2Error::create(what, e))
     }
 
     /// A subscription to `T` on `topic`.
@@ -212,16 +227,10 @@ impl Ros2Node {
         topic: &str,
         qos: QosProfile,
     ) -> Result<Subscription<T>, Ros2Error> {
-        let name = self.name(topic)?;
-        let what_s = format!("subscription {}", self.resolve(topic));
-        let what = || what_s.clone();
-        let t = self
-            .node
-            .create_topic(&name, MessageTypeName::new(T::PACKAGE, T::NAME), &qos)
-            .map_err(|e| Ros2Error::create(what(), e))?;
+        let (t, what) = self.topic::<T>("subscription", topic, &qos)?;
         self.node
             .create_subscription(&t, Some(qos))
-            .map_err(|e| Ros2Error::create(what(), e))
+            .map_err(|e| Ros2Error::create(what, e))
     }
 
     /// The services and topics of action `A` on `name` (Enhanced service mapping).
@@ -266,6 +275,16 @@ impl Ros2Node {
     /// The topics discovered on the graph so far (ROS names and DDS type names).
     pub fn discovered_topics(&self) -> Vec<ros2_client::DiscoveredTopic> {
         self.context.discovered_topics()
+    }
+}
+
+impl Advertise for Ros2Node {
+    fn advertise<M: Message + RosType + Clone + 'static>(
+        &mut self,
+        topic: &str,
+        qos: QosProfile,
+    ) -> Result<Box<dyn Outlet<M>>, Ros2Error> {
+        Ok(Box::new(self.publisher::<M>(topic, qos)?))
     }
 }
 

@@ -8,17 +8,20 @@
 //! `/tf_static` (`<robot>/base_link` -> `<robot>/laser`, `<robot>/sonar_<k>`).
 //!
 //! Frames carry the robot's name so that several robots share `/tf`. Stamps are the
-//! run's simulated time, the time `/clock` publishes. The binding fills a sample per
-//! cycle from the vehicle's signals; messages are kept and refilled, not rebuilt.
+//! run's simulated time, the time `/clock` publishes. The binding reads a sample per
+//! cycle from the vehicle's signals ([`crate::sample`]); messages and frame names are
+//! kept and refilled, not rebuilt, so a cycle's publishing allocates nothing of its own
+//! (`tests/publish_alloc.rs`).
 
 use crate::error::Ros2Error;
 use crate::msg::geometry::*;
 use crate::msg::sensor::*;
 use crate::msg::skipper::{Depth, WaterProperties};
-use crate::msg::std::{Header, Time};
-use crate::node::Ros2Node;
+use crate::msg::std::{Clock, Header, Time};
+use crate::msg::Shared;
+use crate::outlet::{Advertise, Outlet};
 use crate::qos;
-use ros2_client::Publisher;
+use crate::sample::{AuvSample, GroundSample};
 use std::time::Duration;
 
 /// Where a laser sits and what it sees.
@@ -62,140 +65,98 @@ pub struct GroundGeometry {
     pub sonar: Vec<SonarGeometry>,
 }
 
-/// One cycle of a ground robot.
-#[derive(Debug, Clone, Copy, Default)]
-pub struct GroundSample<'a> {
-    /// run time
-    pub stamp: Duration,
-    /// odometry pose (m, m, rad)
-    pub x: f64,
-    /// m
-    pub y: f64,
-    /// rad
-    pub yaw: f64,
-    /// forward speed (m/s)
-    pub linear: f64,
-    /// turn rate (rad/s)
-    pub angular: f64,
-    /// laser ranges (m), in beam order
-    pub laser: &'a [f64],
-    /// sonar ranges (m), in transducer order
-    pub sonar: &'a [f64],
-    /// battery voltage (V)
-    pub battery_voltage: Option<f64>,
-    /// battery charge (percent)
-    pub battery_charge: Option<f64>,
-}
-
-/// One cycle of an AUV, in the worksite's frame (x east, y north, z up).
-#[derive(Debug, Clone, Copy, Default)]
-pub struct AuvSample {
-    /// run time
-    pub stamp: Duration,
-    /// m east
-    pub x: f64,
-    /// m north
-    pub y: f64,
-    /// m below the surface
-    pub depth: f64,
-    /// rad
-    pub roll: f64,
-    /// rad
-    pub pitch: f64,
-    /// rad, counter-clockwise from east
-    pub yaw: f64,
-    /// through the water (m/s)
-    pub speed: f64,
-    /// above the sea floor (m)
-    pub altitude: Option<f64>,
-    /// a GPS fix that arrived this cycle (latitude, longitude in degrees)
-    pub fix: Option<(f64, f64)>,
-    /// degC
-    pub temperature: Option<f64>,
-    /// PSU
-    pub salinity: Option<f64>,
-}
-
-/// The frame names of a robot (`robot1/odom`, ...).
+/// The frame names of a robot (`robot1/odom`, ...), made once.
 #[derive(Debug, Clone)]
 pub struct Frames {
     /// the odometry frame (`world` for an AUV)
-    pub odom: String,
+    pub odom: Shared<String>,
     /// the robot's body
-    pub base: String,
+    pub base: Shared<String>,
     /// the laser
-    pub laser: String,
-    /// prefix of the sonar frames (`robot1/sonar_`)
-    pub sonar: String,
+    pub laser: Shared<String>,
+    /// the sonar transducers' (`robot1/sonar_0`, ...)
+    pub sonar: Vec<Shared<String>>,
 }
 
 impl Frames {
-    /// The frames of robot `name` (a ROS name), odometry in `<name>/odom`.
-    pub fn ground(name: &str) -> Self {
+    /// The frames of robot `name` (a ROS name) with `sonars` transducers, odometry in
+    /// `<name>/odom`.
+    pub fn ground(name: &str, sonars: usize) -> Self {
         Self {
-            odom: format!("{name}/odom"),
-            base: format!("{name}/base_link"),
-            laser: format!("{name}/laser"),
-            sonar: format!("{name}/sonar_"),
+            odom: format!("{name}/odom").into(),
+            base: format!("{name}/base_link").into(),
+            laser: format!("{name}/laser").into(),
+            sonar: (0..sonars)
+                .map(|k| format!("{name}/sonar_{k}").into())
+                .collect(),
         }
     }
     /// The frames of AUV `name`: poses in the worksite's `world`.
     pub fn auv(name: &str) -> Self {
         Self {
             odom: "world".into(),
-            ..Self::ground(name)
+            ..Self::ground(name, 0)
         }
     }
 }
 
-fn header(h: &mut Header, stamp: Duration, frame: &str) {
+/// Stamp `h` with `stamp` in `frame` (the frame's text is shared, not copied).
+fn stamp(h: &mut Header, stamp: Duration, frame: &Shared<String>) {
     h.stamp = Time::from_duration(stamp);
-    if h.frame_id != frame {
-        h.frame_id = frame.to_string();
+    h.frame_id.clone_from(frame);
+}
+
+/// A kept message and the outlet it goes to.
+struct Topic<M> {
+    out: Box<dyn Outlet<M>>,
+    msg: M,
+}
+
+impl<M: ros2_client::Message + crate::msg::RosType + Clone + 'static> Topic<M> {
+    fn advertise(node: &mut impl Advertise, topic: &str, msg: M) -> Result<Self, Ros2Error> {
+        Ok(Self {
+            out: node.advertise(topic, qos::default())?,
+            msg,
+        })
+    }
+    fn send(&self) {
+        self.out.send(&self.msg);
     }
 }
 
 /// The topics every vehicle has: `odom`, `pose`, and its transform for `/tf`.
 struct PoseTopics {
     frames: Frames,
-    odom: Publisher<Odometry>,
-    pose: Publisher<PoseStamped>,
-    odom_msg: Odometry,
-    pose_msg: PoseStamped,
+    odom: Topic<Odometry>,
+    pose: Topic<PoseStamped>,
 }
 
 impl PoseTopics {
-    fn advertise(node: &mut Ros2Node, ns: &str, frames: Frames) -> Result<Self, Ros2Error> {
-        let odom_msg = Odometry {
+    fn advertise(node: &mut impl Advertise, ns: &str, frames: Frames) -> Result<Self, Ros2Error> {
+        let odom = Odometry {
             child_frame_id: frames.base.clone(),
             ..Odometry::default()
         };
         Ok(Self {
-            odom: node.publisher(&format!("{ns}/odom"), qos::default())?,
-            pose: node.publisher(&format!("{ns}/pose"), qos::default())?,
+            odom: Topic::advertise(node, &format!("{ns}/odom"), odom)?,
+            pose: Topic::advertise(node, &format!("{ns}/pose"), PoseStamped::default())?,
             frames,
-            odom_msg,
-            pose_msg: PoseStamped::default(),
         })
     }
 
-    fn publish(
-        &mut self,
-        stamp: Duration,
-        pose: Pose,
-        linear: f64,
-        angular: f64,
-    ) -> TransformStamped {
-        header(&mut self.odom_msg.header, stamp, &self.frames.odom);
-        self.odom_msg.pose.pose = pose;
-        self.odom_msg.twist.twist.linear.x = linear;
-        self.odom_msg.twist.twist.angular.z = angular;
-        let _ = self.odom.publish(self.odom_msg.clone());
-        header(&mut self.pose_msg.header, stamp, &self.frames.odom);
-        self.pose_msg.pose = pose;
-        let _ = self.pose.publish(self.pose_msg.clone());
+    fn publish(&mut self, at: Duration, pose: Pose, linear: f64, angular: f64) -> TransformStamped {
+        let o = &mut self.odom.msg;
+        stamp(&mut o.header, at, &self.frames.odom);
+        o.pose.pose = pose;
+        o.twist.twist.linear.x = linear;
+        o.twist.twist.angular.z = angular;
+        self.odom.send();
+        let p = &mut self.pose.msg;
+        stamp(&mut p.header, at, &self.frames.odom);
+        p.pose = pose;
+        self.pose.send();
         TransformStamped {
-            header: self.odom_msg.header.clone(),
+            header: self.odom.msg.header.clone(),
             child_frame_id: self.frames.base.clone(),
             transform: Transform {
                 translation: Vector3 {
@@ -213,22 +174,21 @@ impl PoseTopics {
 pub struct GroundTopics {
     pose: PoseTopics,
     geometry: GroundGeometry,
-    scan: Option<(Publisher<LaserScan>, LaserScan)>,
-    sonar: Option<(Publisher<Range>, Range)>,
-    battery: Publisher<BatteryState>,
-    battery_msg: BatteryState,
+    scan: Option<Topic<LaserScan>>,
+    sonar: Option<Topic<Range>>,
+    battery: Topic<BatteryState>,
 }
 
 impl GroundTopics {
     /// Advertise robot `name`'s topics under namespace `ns` (`robot1`, relative to the
     /// node's namespace).
     pub fn advertise(
-        node: &mut Ros2Node,
+        node: &mut impl Advertise,
         ns: &str,
         name: &str,
         geometry: GroundGeometry,
     ) -> Result<Self, Ros2Error> {
-        let frames = Frames::ground(name);
+        let frames = Frames::ground(name, geometry.sonar.len());
         let scan = match geometry.laser {
             Some(l) => {
                 let mut m = LaserScan {
@@ -239,7 +199,7 @@ impl GroundTopics {
                     ..LaserScan::default()
                 };
                 m.header.frame_id = frames.laser.clone();
-                Some((node.publisher(&format!("{ns}/scan"), qos::default())?, m))
+                Some(Topic::advertise(node, &format!("{ns}/scan"), m)?)
             }
             None => None,
         };
@@ -250,9 +210,9 @@ impl GroundTopics {
                 radiation_type: Range::ULTRASOUND,
                 ..Range::default()
             };
-            Some((node.publisher(&format!("{ns}/sonar"), qos::default())?, m))
+            Some(Topic::advertise(node, &format!("{ns}/sonar"), m)?)
         };
-        let battery_msg = BatteryState {
+        let battery = BatteryState {
             temperature: f32::NAN,
             current: f32::NAN,
             charge: f32::NAN,
@@ -266,8 +226,7 @@ impl GroundTopics {
         };
         Ok(Self {
             pose: PoseTopics::advertise(node, ns, frames)?,
-            battery: node.publisher(&format!("{ns}/battery"), qos::default())?,
-            battery_msg,
+            battery: Topic::advertise(node, &format!("{ns}/battery"), battery)?,
             geometry,
             scan,
             sonar,
@@ -278,27 +237,25 @@ impl GroundTopics {
     /// `/tf_static`.
     pub fn static_transforms(&self) -> Vec<TransformStamped> {
         let f = &self.pose.frames;
-        let at = |child: String, x: f64, y: f64, yaw: f64| TransformStamped {
+        let at = |child: &Shared<String>, x: f64, y: f64, yaw: f64| TransformStamped {
             header: Header {
                 stamp: Time::default(),
                 frame_id: f.base.clone(),
             },
-            child_frame_id: child,
+            child_frame_id: child.clone(),
             transform: Transform {
                 translation: Vector3 { x, y, z: 0.0 },
                 rotation: Quaternion::from_yaw(yaw),
             },
         };
-        let mut out: Vec<_> = self
+        let laser = self
             .geometry
             .laser
             .iter()
-            .map(|l| at(f.laser.clone(), l.x, 0.0, 0.0))
-            .collect();
-        for (k, s) in self.geometry.sonar.iter().enumerate() {
-            out.push(at(format!("{}{k}", f.sonar), s.x, s.y, s.yaw));
-        }
-        out
+            .map(|l| at(&f.laser, l.x, 0.0, 0.0));
+        let sonar =
+            (self.geometry.sonar.iter().zip(&f.sonar)).map(|(s, fr)| at(fr, s.x, s.y, s.yaw));
+        laser.chain(sonar).collect()
     }
 
     /// Publish one cycle; returns the odom -> base_link transform for `/tf`.
@@ -312,40 +269,38 @@ impl GroundTopics {
             orientation: Quaternion::from_yaw(s.yaw),
         };
         let tf = self.pose.publish(s.stamp, pose, s.linear, s.angular);
-        if let (Some((p, m)), false) = (&mut self.scan, s.laser.is_empty()) {
-            header(&mut m.header, s.stamp, &self.pose.frames.laser);
-            m.ranges.clear();
-            m.ranges.extend(s.laser.iter().map(|&r| r as f32));
-            let n = m.ranges.len().max(1) as f32;
+        let frames = &self.pose.frames;
+        if let (Some(t), false) = (&mut self.scan, s.laser.is_empty()) {
+            let m = &mut t.msg;
+            stamp(&mut m.header, s.stamp, &frames.laser);
+            let ranges = m.ranges.make_mut();
+            ranges.clear();
+            ranges.extend(s.laser.iter().map(|&r| r as f32));
+            let n = ranges.len().max(1) as f32;
             m.angle_max = m.angle_min + m.angle_increment * (n - 1.0);
-            let _ = p.publish(m.clone());
+            t.send();
         }
-        if let Some((p, m)) = &mut self.sonar {
-            for (k, (g, &r)) in self.geometry.sonar.iter().zip(s.sonar).enumerate() {
-                header(
-                    &mut m.header,
-                    s.stamp,
-                    &format!("{}{k}", self.pose.frames.sonar),
-                );
+        if let Some(t) = &mut self.sonar {
+            let rings = self.geometry.sonar.iter().zip(&frames.sonar);
+            for ((g, frame), &r) in rings.zip(s.sonar) {
+                let m = &mut t.msg;
+                stamp(&mut m.header, s.stamp, frame);
                 m.field_of_view = g.field_of_view as f32;
                 m.min_range = g.min_range as f32;
                 m.max_range = g.max_range as f32;
                 m.range = r as f32;
-                let _ = p.publish(m.clone());
+                t.send();
             }
         }
         if let Some(v) = s.battery_voltage {
-            header(
-                &mut self.battery_msg.header,
-                s.stamp,
-                &self.pose.frames.base,
-            );
-            self.battery_msg.voltage = v as f32;
-            self.battery_msg.percentage = s
+            let m = &mut self.battery.msg;
+            stamp(&mut m.header, s.stamp, &frames.base);
+            m.voltage = v as f32;
+            m.percentage = s
                 .battery_charge
                 .map(|c| (c / 100.0) as f32)
                 .unwrap_or(f32::NAN);
-            let _ = self.battery.publish(self.battery_msg.clone());
+            self.battery.send();
         }
         tf
     }
@@ -354,19 +309,26 @@ impl GroundTopics {
 /// An AUV's topics.
 pub struct AuvTopics {
     pose: PoseTopics,
-    depth: Publisher<Depth>,
-    fix: Publisher<NavSatFix>,
-    water: Publisher<WaterProperties>,
+    depth: Topic<Depth>,
+    fix: Topic<NavSatFix>,
+    water: Topic<WaterProperties>,
 }
 
 impl AuvTopics {
     /// Advertise AUV `name`'s topics under namespace `ns`.
-    pub fn advertise(node: &mut Ros2Node, ns: &str, name: &str) -> Result<Self, Ros2Error> {
+    pub fn advertise(node: &mut impl Advertise, ns: &str, name: &str) -> Result<Self, Ros2Error> {
+        let fix = NavSatFix {
+            status: NavSatStatus {
+                status: 0,
+                service: 1,
+            },
+            ..NavSatFix::default()
+        };
         Ok(Self {
             pose: PoseTopics::advertise(node, ns, Frames::auv(name))?,
-            depth: node.publisher(&format!("{ns}/depth"), qos::default())?,
-            fix: node.publisher(&format!("{ns}/gps/fix"), qos::default())?,
-            water: node.publisher(&format!("{ns}/water"), qos::default())?,
+            depth: Topic::advertise(node, &format!("{ns}/depth"), Depth::default())?,
+            fix: Topic::advertise(node, &format!("{ns}/gps/fix"), fix)?,
+            water: Topic::advertise(node, &format!("{ns}/water"), WaterProperties::default())?,
         })
     }
 
@@ -390,33 +352,25 @@ impl AuvTopics {
             orientation: Quaternion::from_xyzw(q),
         };
         let tf = self.pose.publish(s.stamp, pose, s.speed, 0.0);
-        let mut h = Header::default();
-        header(&mut h, s.stamp, &self.pose.frames.base);
-        let _ = self.depth.publish(Depth {
-            header: h.clone(),
-            depth: s.depth,
-            altitude: s.altitude.unwrap_or(f64::NAN),
-        });
+        let base = &self.pose.frames.base;
+        let d = &mut self.depth.msg;
+        stamp(&mut d.header, s.stamp, base);
+        d.depth = s.depth;
+        d.altitude = s.altitude.unwrap_or(f64::NAN);
+        self.depth.send();
         if let (Some(t), Some(sal)) = (s.temperature, s.salinity) {
-            let _ = self.water.publish(WaterProperties {
-                header: h.clone(),
-                temperature: t,
-                salinity: sal,
-            });
+            let w = &mut self.water.msg;
+            stamp(&mut w.header, s.stamp, base);
+            w.temperature = t;
+            w.salinity = sal;
+            self.water.send();
         }
         if let Some((lat, lon)) = s.fix {
-            let _ = self.fix.publish(NavSatFix {
-                header: h,
-                status: NavSatStatus {
-                    status: 0,
-                    service: 1,
-                },
-                latitude: lat,
-                longitude: lon,
-                altitude: 0.0,
-                position_covariance: [0.0; 9],
-                position_covariance_type: 0,
-            });
+            let f = &mut self.fix.msg;
+            stamp(&mut f.header, s.stamp, base);
+            f.latitude = lat;
+            f.longitude = lon;
+            self.fix.send();
         }
         tf
     }
@@ -425,20 +379,20 @@ impl AuvTopics {
 /// `/tf` (every robot's moving transform, one message per cycle) and `/tf_static`
 /// (their fixed transforms, latched), and `/clock`.
 pub struct SharedTopics {
-    tf: Publisher<TfMessage>,
-    tf_static: Publisher<TfMessage>,
-    clock: Publisher<crate::msg::std::Clock>,
+    tf: Box<dyn Outlet<TfMessage>>,
+    tf_static: Box<dyn Outlet<TfMessage>>,
+    clock: Box<dyn Outlet<Clock>>,
     tf_msg: TfMessage,
     statics: TfMessage,
 }
 
 impl SharedTopics {
     /// Advertise `/tf`, `/tf_static` and `/clock`.
-    pub fn advertise(node: &mut Ros2Node) -> Result<Self, Ros2Error> {
+    pub fn advertise(node: &mut impl Advertise) -> Result<Self, Ros2Error> {
         Ok(Self {
-            tf: node.publisher("/tf", qos::tf())?,
-            tf_static: node.publisher("/tf_static", qos::latched())?,
-            clock: node.publisher("/clock", qos::default())?,
+            tf: node.advertise("/tf", qos::tf())?,
+            tf_static: node.advertise("/tf_static", qos::latched())?,
+            clock: node.advertise("/clock", qos::default())?,
             tf_msg: TfMessage::default(),
             statics: TfMessage::default(),
         })
@@ -446,21 +400,21 @@ impl SharedTopics {
     /// Add fixed transforms; `/tf_static` is published again with all of them (latched:
     /// late joiners get the last message).
     pub fn add_static(&mut self, t: Vec<TransformStamped>) {
-        self.statics.transforms.extend(t);
-        let _ = self.tf_static.publish(self.statics.clone());
+        self.statics.transforms.make_mut().extend(t);
+        self.tf_static.send(&self.statics);
     }
     /// Queue one robot's transform for this cycle's `/tf`.
     pub fn push_tf(&mut self, t: TransformStamped) {
-        self.tf_msg.transforms.push(t);
+        self.tf_msg.transforms.make_mut().push(t);
     }
     /// End of a cycle at run time `now`: `/clock`, then `/tf` with the queued transforms.
     pub fn end_cycle(&mut self, now: Duration) {
-        let _ = self.clock.publish(crate::msg::std::Clock {
+        self.clock.send(&Clock {
             clock: Time::from_duration(now),
         });
         if !self.tf_msg.transforms.is_empty() {
-            let _ = self.tf.publish(self.tf_msg.clone());
-            self.tf_msg.transforms.clear();
+            self.tf.send(&self.tf_msg);
+            self.tf_msg.transforms.make_mut().clear();
         }
     }
 }

@@ -87,7 +87,7 @@ fn malformed_and_oversized_messages_are_counted_and_dropped() {
         .unwrap();
     let oversized = TwistStamped {
         header: Header {
-            frame_id: "x".repeat(MAX_TEXT + 1),
+            frame_id: "x".repeat(MAX_TEXT + 1).into(),
             ..Header::default()
         },
         twist: Twist::default(),

@@ -2,7 +2,7 @@
 //! `tf2_msgs/TFMessage`.
 
 use super::std::Header;
-use super::Covariance6;
+use super::{Covariance6, Shared};
 use serde::{Deserialize, Serialize};
 
 /// `geometry_msgs/msg/Vector3`.
@@ -141,7 +141,7 @@ pub struct Odometry {
     /// stamp and the frame of the pose
     pub header: Header,
     /// the frame of the twist
-    pub child_frame_id: String,
+    pub child_frame_id: Shared<String>,
     /// the pose
     pub pose: PoseWithCovariance,
     /// the velocity, in the child frame
@@ -164,7 +164,7 @@ pub struct TransformStamped {
     /// stamp and parent frame
     pub header: Header,
     /// the child frame
-    pub child_frame_id: String,
+    pub child_frame_id: Shared<String>,
     /// the child's pose in the parent frame
     pub transform: Transform,
 }
@@ -173,7 +173,7 @@ pub struct TransformStamped {
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct TfMessage {
     /// the transforms
-    pub transforms: Vec<TransformStamped>,
+    pub transforms: Shared<Vec<TransformStamped>>,
 }
 
 super::ros_type! {

@@ -1,6 +1,7 @@
 //! `sensor_msgs`: LaserScan, Range (sonar), BatteryState, NavSatFix (GPS).
 
 use super::std::Header;
+use super::Shared;
 use serde::{Deserialize, Serialize};
 
 /// `sensor_msgs/msg/LaserScan`.
@@ -23,7 +24,7 @@ pub struct LaserScan {
     /// longest valid range (m)
     pub range_max: f32,
     /// ranges (m); outside [range_min, range_max]: no return
-    pub ranges: Vec<f32>,
+    pub ranges: Shared<Vec<f32>>,
     /// intensities (none)
     pub intensities: Vec<f32>,
 }

@@ -1,5 +1,6 @@
 //! `builtin_interfaces/Time`, `std_msgs/Header`, `rosgraph_msgs/Clock`.
 
+use super::Shared;
 use serde::{Deserialize, Serialize};
 use std::time::Duration;
 
@@ -32,7 +33,7 @@ pub struct Header {
     /// when
     pub stamp: Time,
     /// the coordinate frame
-    pub frame_id: String,
+    pub frame_id: Shared<String>,
 }
 
 /// `rosgraph_msgs/msg/Clock`: the time of a simulated run.

@@ -1,6 +1,9 @@
-//! ROS names for robots.
+//! Names robots take on the robot middlewares: one rule for every transport (ROS 1 and
+//! ROS 2 alike), so a robot is `/robot1/...` whichever one a user talks to.
 
-/// A ROS name for a robot: letters, digits and `_`, starting with a letter.
+/// A ROS name for a robot: letters, digits and `_`, starting with a letter (every other
+/// character becomes `_`; a name that does not start with a letter gets an `r` before
+/// it). Valid as a ROS 1 graph resource name and as a ROS 2 name token.
 pub fn ros_name(robot: &str) -> String {
     let mut s: String = robot
         .chars()
@@ -27,6 +30,8 @@ mod tests {
         assert_eq!(ros_name("robot1"), "robot1");
         assert_eq!(ros_name("pioneer-2 a"), "pioneer_2_a");
         assert_eq!(ros_name("3dx"), "r3dx");
+        assert_eq!(ros_name("_x"), "r_x");
+        assert_eq!(ros_name("ü"), "r_");
         assert_eq!(ros_name(""), "r");
     }
 }
