@@ -84,6 +84,21 @@ req.data = true
 local resp = set:call(req)
 check(resp and resp.success == true and resp.message == 'rospy got true', 'called rospy service /py_set')
 
+-- the master's API as torch-ros's getSystemState demo calls it (the caller id alone)
+local ok, _, state = ros.master.execute('getSystemState', ros.this_node.getName())
+local function has(list, name)
+  for _, entry in ipairs(list) do
+    if entry[1] == name then return true end
+  end
+  return false
+end
+check(ok and has(state[1], '/py_chatter') and has(state[3], '/py_set'),
+  'ros.master.execute getSystemState lists /py_chatter and /py_set')
+-- a roscpp node's logger service (roscore's rosout, C++), its types known without roscpp
+local loggers = nh:serviceClient('/rosout/get_loggers', 'roscpp/GetLoggers')
+local got = loggers:call(loggers:createRequest())
+check(got and #got.loggers > 0 and got.loggers[1].name ~= nil, 'called roscpp rosout /rosout/get_loggers')
+
 local heard
 local sub = nh:subscribe('/py_chatter', 'std_msgs/String', 10)
 sub:registerCallback(function(msg) heard = msg.data end)

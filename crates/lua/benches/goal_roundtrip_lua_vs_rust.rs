@@ -16,23 +16,8 @@ use skipper_lua::{run_source, Options, Stop};
 use std::sync::Arc;
 use std::time::Duration;
 
-const LUA_SERVER: &str = "
-local ros = require 'ros'
-require 'ros.actionlib.SimpleActionServer'
-ros.init('lua_bench')
-local s = ros.actionlib.SimpleActionServer(ros.NodeHandle(), 'lua_server', 'actionlib/Test')
-s:registerGoalCallback(function(server)
-  local g = server:acceptNewGoal()
-  local f = server:createFeedback()
-  f.feedback = g.goal
-  server:publishFeedback(f)
-  local r = server:createResult()
-  r.result = g.goal
-  server:setSucceeded(r)
-end)
-s:start()
-ros.spin()
-";
+/// The Lua server: scripts/ros/lua_bench_server.lua, which bench.sh runs under rospy's client.
+const LUA_SERVER: &str = include_str!("../../../scripts/ros/lua_bench_server.lua");
 
 fn node(m: &FakeMaster, name: &str) -> Node {
     let mut c = NodeConfig::from_env(name);
@@ -97,7 +82,13 @@ fn roundtrip(c: &mut Criterion) {
             master_uri: Some(uri),
             ..Options::default()
         };
-        run_source("bench_server.lua", LUA_SERVER.as_bytes(), &[], &o, &s2)
+        run_source(
+            "lua_bench_server.lua",
+            LUA_SERVER.as_bytes(),
+            &["/lua_server".to_string()],
+            &o,
+            &s2,
+        )
     });
     let n = node(&m, "/bench_client");
     let _rust = rust_server(&n);

@@ -456,14 +456,19 @@ fn install_master(lua: &Lua, ros: &Table) -> mlua::Result<()> {
         "execute",
         lua.create_function(|lua, (method, request): (String, Value)| {
             let (n, _) = node(lua)?;
-            let params = match lua_to_xml(lua, &request)? {
-                Xml::Array(mut a) if !a.is_empty() => {
-                    a.remove(0); // the caller id: the node's own goes first
-                    a
-                }
-                Xml::Array(a) => a,
-                other => vec![other],
+            // the request is the call's parameters, the caller id first (a lone value is
+            // the caller id alone, as torch-ros's getSystemState demo passes it); the
+            // node's own caller id takes its place
+            let mut params = match &request {
+                Value::Nil => vec![],
+                r => match lua_to_xml(lua, r)? {
+                    Xml::Array(a) => a,
+                    other => vec![other],
+                },
             };
+            if !params.is_empty() {
+                params.remove(0);
+            }
             match n.call_master(&method, params) {
                 Ok(v) => {
                     let payload = xml_to_lua(lua, &v)?;
@@ -513,6 +518,7 @@ const PRELUDE: &str = include_str!("prelude.lua");
 
 /// The `ros` modules.
 pub(crate) fn install(lua: &Lua) -> mlua::Result<()> {
+    roscpp_services();
     let ros = lua.create_table()?;
     let actionlib = lua.create_table()?;
     ros.raw_set("actionlib", actionlib.clone())?;
@@ -600,4 +606,28 @@ pub(crate) fn install(lua: &Lua) -> mlua::Result<()> {
         lua.create_function(move |_, _: MultiValue| Ok(gs.clone()))?,
     )?;
     Ok(())
+}
+
+/// The logger services every roscpp node offers (`~get_loggers`, `~set_logger_level`),
+/// which torch-ros's service demos call: Debian installs no definitions for them, so
+/// they are known here unless the package path has them.
+fn roscpp_services() {
+    use skipper_actionlib::msg::loader::TypeLoader;
+    static ONCE: std::sync::Once = std::sync::Once::new();
+    ONCE.call_once(|| {
+        let t = TypeLoader::global();
+        if t.service("roscpp/GetLoggers").is_ok() {
+            return;
+        }
+        let known = t
+            .add_msg("roscpp/Logger", "string name\nstring level")
+            .is_ok()
+            && t.add_srv("roscpp/GetLoggers", "---\nLogger[] loggers")
+                .is_ok()
+            && t.add_srv("roscpp/SetLoggerLevel", "string logger\nstring level\n---")
+                .is_ok();
+        if !known {
+            tracing::debug!("the roscpp logger services' definitions did not load");
+        }
+    });
 }

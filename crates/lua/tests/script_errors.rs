@@ -153,17 +153,7 @@ fn active_goal(m: &FakeMaster) -> (Peer, ClientGoalHandle<DynAction>) {
 fn a_runaway_script_is_interrupted_and_leaves_no_goal_active() {
     let m = FakeMaster::start().unwrap();
     let script = Script::start(&m.uri, "runaway.lua", &[]);
-    let n = node(&m, "/client");
-    let a = DynAction::load("actionlib/Test").unwrap();
-    let ac = ActionClient::with_type(a.clone(), "/client", Arc::new(SystemClock));
-    let _b = ActionClientBinding::new(&n, "/runaway", &ac).unwrap();
-    assert!(ac.wait_for_server(Some(Duration::from_secs(30))));
-    let mut g = a.new_goal();
-    g.set("goal", Value::I32(1)).unwrap();
-    let h = ac.send_goal(g, None, None);
-    wait_until("the goal is active", || {
-        h.goal_status() == StatusCode::Active
-    });
+    let (_peer, h) = active_goal(&m);
     assert_eq!(script.stop(), Ok(Outcome::Stopped));
     wait_until("the goal ended", || h.comm_state() == CommState::Done);
     assert_eq!(h.terminal_state(), StatusCode::Aborted);
