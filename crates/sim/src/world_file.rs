@@ -14,7 +14,7 @@
 //! map lab.map                       # walls, goals and home of a MobileSim/ARIA map
 //! ```
 //!
-//! Robot options: `model=p3dx`, `digin=<byte>`, `analog<N>=<0..1023>`, `battery=<volts>`,
+//! Robot options: `model=p3dx` (or `splinter`, the SPS robot: see `ground::models`), `digin=<byte>`, `analog<N>=<0..1023>`, `battery=<volts>`,
 //! `gripper=yes|no`, `laser=yes|no`. Settings: `laser_range`, `sonar_range`,
 //! `sonar_period` (s between pings of one sonar array; 0 = every sonar every cycle),
 //! `odometry_noise` (fraction of distance), `sonar_noise` and `laser_noise` (m),
@@ -473,13 +473,9 @@ fn robot_option(ctx: &LineCtx<'_>, t: &Token<'_>, r: &mut RobotSpec) -> Result<(
     };
     match k {
         "model" => {
-            if !matches!(v, "p3dx" | "p3dx-sh" | "p2dx" | "p2de" | "p3at" | "p3at-sh") {
-                return Err(ctx.err(
-                    t,
-                    format!(
-                        "unknown model `{v}`; expected p3dx, p3dx-sh, p2dx, p2de, p3at or p3at-sh"
-                    ),
-                ));
+            if crate::ground::models::motion_model(v).is_none() {
+                let expected = crate::ground::models::expected();
+                return Err(ctx.err(t, format!("unknown model `{v}`; {expected}")));
             }
             r.model = v.to_string();
         }

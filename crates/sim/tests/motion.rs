@@ -109,3 +109,42 @@ fn motors_disabled_do_not_move() {
     assert_eq!(b.f("truth.x"), 0.0);
     assert!(!b.b("motors.enabled"));
 }
+
+#[test]
+fn a_splinter_tops_out_at_half_a_metre_per_second_and_stops_short() {
+    // the same command on both models: ask for 1 m/s for 5 s, then stop
+    let run = |model: &str| {
+        let text = format!("box 0 0 40 40\nrobot r 0 0 0 model={model}\n");
+        let mut b = Bench::new(world(&text));
+        b.act_then_wait(drive(Drive::velocity(1.0, 0.0)), 50);
+        let top = b.f("velocity.linear");
+        let at_stop = b.f("truth.x");
+        b.act_then_wait(drive(Drive::velocity(0.0, 0.0)), 50);
+        (top, b.f("truth.x") - at_stop)
+    };
+    let (p3dx_top, p3dx_brake) = run("p3dx");
+    let (splinter_top, splinter_brake) = run("splinter");
+    assert!((p3dx_top - 1.0).abs() < 1e-9, "p3dx {p3dx_top}");
+    assert!((splinter_top - 0.5).abs() < 1e-9, "splinter {splinter_top}");
+    // braking distance v²/2a: 1/(2·0.3) = 1.67 m for the Pioneer, 0.25/(2·2.1) = 6 cm
+    assert!((p3dx_brake - 1.0 / 0.6).abs() < 0.11, "p3dx {p3dx_brake}");
+    assert!(splinter_brake < 0.1, "splinter {splinter_brake}");
+}
+
+#[test]
+fn a_splinter_turns_at_most_180_degrees_a_second() {
+    let mut b = Bench::new(world("box 0 0 40 40\nrobot r 0 0 0 model=splinter\n"));
+    b.act_then_wait(drive(Drive::velocity(0.0, 300f64.to_radians())), 10);
+    assert!((b.f("velocity.angular").to_degrees() - 180.0).abs() < 1e-9);
+}
+
+#[test]
+fn an_unknown_model_is_an_error_that_lists_splinter() {
+    let e = skipper_sim::parse_world("robot r 0 0 0 model=roomba\n", "t.world", None)
+        .unwrap_err()
+        .to_string();
+    assert!(
+        e.contains("unknown model `roomba`") && e.contains("splinter"),
+        "{e}"
+    );
+}

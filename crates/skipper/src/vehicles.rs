@@ -38,6 +38,56 @@ impl FromStr for VehicleChoice {
     }
 }
 
+/// `--model [ROBOT=]MODEL`: the model of every simulated robot, or of the one named.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ModelChoice {
+    /// The robot it is for (`None`: every robot).
+    pub robot: Option<String>,
+    /// A model name (`p3dx`, `splinter`, ...).
+    pub model: String,
+}
+
+impl FromStr for ModelChoice {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        let (robot, model) = match s.split_once('=') {
+            Some((r, m)) => (Some(r.to_string()), m),
+            None => (None, s),
+        };
+        if skipper_sim::ground::models::motion_model(model).is_none() {
+            let expected = skipper_sim::ground::models::expected();
+            return Err(format!("unknown model `{model}`; {expected}"));
+        }
+        Ok(Self {
+            robot,
+            model: model.to_string(),
+        })
+    }
+}
+
+/// Give the robots of `spec` the models the command line asks for, in order (a later
+/// choice wins); a robot name the world does not have is bad input.
+pub fn apply_models(spec: &mut WorldSpec, models: &[ModelChoice]) -> Result<(), Failure> {
+    for m in models {
+        let mut found = false;
+        for r in &mut spec.robots {
+            if m.robot.as_deref().is_none_or(|n| n == r.name) {
+                r.model = m.model.clone();
+                found = true;
+            }
+        }
+        if let (Some(name), false) = (&m.robot, found) {
+            let names: Vec<_> = spec.robots.iter().map(|r| r.name.as_str()).collect();
+            return Err(Failure::bad_input(format!(
+                "--model {name}={}: the world has no robot `{name}` (it has {})",
+                m.model,
+                names.join(", ")
+            )));
+        }
+    }
+    Ok(())
+}
+
 /// Load the world description: a world file or `.map`, or the default empty room.
 pub fn load_spec(world: Option<&Path>) -> Result<WorldSpec, Failure> {
     match world {
@@ -52,6 +102,16 @@ pub fn ground_world(
     robots: Option<usize>,
     seed: u64,
 ) -> Result<GroundWorld, Failure> {
+    ground_world_with_models(world, robots, seed, &[])
+}
+
+/// [`ground_world`], with the robots' models as `--model` says.
+pub fn ground_world_with_models(
+    world: Option<&Path>,
+    robots: Option<usize>,
+    seed: u64,
+    models: &[ModelChoice],
+) -> Result<GroundWorld, Failure> {
     let mut spec = load_spec(world)?;
     if let Some(n) = robots {
         if n == 0 {
@@ -61,6 +121,7 @@ pub fn ground_world(
             .map_err(|e| Failure::bad_input(format!("cannot place {n} robots: {e}")))?;
         spec.robots.truncate(n.max(1));
     }
+    apply_models(&mut spec, models)?;
     GroundWorld::new(&spec, seed).map_err(Failure::from)
 }
 
@@ -79,13 +140,28 @@ pub fn build(
     robots: Option<usize>,
     seed: u64,
 ) -> Result<Box<dyn World>, Failure> {
-    if !matches!(choice, VehicleChoice::Sim) && (world.is_some() || robots.is_some()) {
+    build_with_models(choice, world, robots, seed, &[])
+}
+
+/// [`build`], with the simulated robots' models as `--model` says.
+pub fn build_with_models(
+    choice: &VehicleChoice,
+    world: Option<&Path>,
+    robots: Option<usize>,
+    seed: u64,
+    models: &[ModelChoice],
+) -> Result<Box<dyn World>, Failure> {
+    if !matches!(choice, VehicleChoice::Sim)
+        && (world.is_some() || robots.is_some() || !models.is_empty())
+    {
         eprintln!(
-            "warning: --world and --robots are for the simulator; a P2OS robot is where it is"
+            "warning: --world, --robots and --model are for the simulator; a P2OS robot is what it is"
         );
     }
     match choice {
-        VehicleChoice::Sim => Ok(Box::new(ground_world(world, robots, seed)?)),
+        VehicleChoice::Sim => Ok(Box::new(ground_world_with_models(
+            world, robots, seed, models,
+        )?)),
         VehicleChoice::P2osTcp(addr) => p2os(LinkSpec::Tcp(addr.clone())),
         VehicleChoice::P2osSerial(path) => p2os(LinkSpec::Serial {
             path: path.clone(),

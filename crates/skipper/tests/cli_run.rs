@@ -232,3 +232,57 @@ fn world_check_summarises_or_lists_errors() {
         "{err}"
     );
 }
+
+#[test]
+fn model_picks_the_splinter_for_every_robot_or_one_by_name() {
+    let dir = tempfile::tempdir().unwrap();
+    let world = examples().join("office.world");
+    let out = skipper(
+        &[
+            "run",
+            "--world",
+            world.to_str().unwrap(),
+            "--robots",
+            "2",
+            "--model",
+            "splinter",
+            "--model",
+            "robot2=p3dx",
+            "--until",
+            "5s",
+            "--log",
+            "run.mcap",
+        ],
+        dir.path(),
+    );
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let rec =
+        skipper::recording::Recording::open(&dir.path().join("run.mcap"), &|_| false).unwrap();
+    let models: Vec<_> = rec.robots.iter().map(|r| r.info.model.as_str()).collect();
+    assert_eq!(models, ["splinter", "p3dx"]);
+
+    let out = skipper(
+        &[
+            "run",
+            "--model",
+            "nobody=splinter",
+            "--until",
+            "1s",
+            "--no-log",
+        ],
+        dir.path(),
+    );
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        text(&out.stderr).contains("the world has no robot `nobody` (it has robot1)"),
+        "{}",
+        text(&out.stderr)
+    );
+    let out = skipper(&["run", "--model", "roomba", "--no-log"], dir.path());
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        text(&out.stderr).contains("splinter"),
+        "{}",
+        text(&out.stderr)
+    );
+}

@@ -2,6 +2,7 @@
 
 pub mod battery;
 pub mod gripper;
+pub mod models;
 pub mod motion;
 pub mod params;
 pub mod robot;

@@ -6,6 +6,7 @@
 //! set-points under the acceleration and deceleration limits, and stops at once on estop
 //! or when the motors are disabled.
 
+use super::models::{self, MotionModel};
 use super::params;
 use skipper_core::geometry::wrap_rad;
 use skipper_core::{Drive, MotionLimits, Rotation, Translation};
@@ -53,10 +54,19 @@ pub struct Motion {
     pub rot_accel: f64,
     /// rad/s²
     pub rot_decel: f64,
+    /// the model's limits (the absolute maxima cap what a client sets)
+    model: MotionModel,
 }
 
 impl Default for Motion {
     fn default() -> Self {
+        Self::for_model(models::P3DX)
+    }
+}
+
+impl Motion {
+    /// A motion controller at rest with a model's limits.
+    pub fn for_model(model: MotionModel) -> Self {
         Self {
             mode: Mode::Channels {
                 trans: Trans::Velocity(0.0),
@@ -66,12 +76,13 @@ impl Default for Motion {
             w: 0.0,
             enabled: true,
             estopped: false,
-            max_velocity: params::MAX_VELOCITY,
-            max_rot_velocity: params::MAX_ROT_VELOCITY_DEG.to_radians(),
-            accel: params::TRANS_ACCEL,
-            decel: params::TRANS_ACCEL,
-            rot_accel: params::ROT_ACCEL_DEG.to_radians(),
-            rot_decel: params::ROT_ACCEL_DEG.to_radians(),
+            max_velocity: model.max_velocity,
+            max_rot_velocity: model.max_rot_velocity,
+            accel: model.accel,
+            decel: model.accel,
+            rot_accel: model.rot_accel,
+            rot_decel: model.rot_accel,
+            model,
         }
     }
 }
@@ -179,10 +190,10 @@ impl Motion {
     pub fn set_limits(&mut self, l: &MotionLimits) {
         let pos = |x: Option<f64>| x.filter(|v| v.is_finite() && *v > 0.0);
         if let Some(v) = pos(l.max_velocity) {
-            self.max_velocity = v.min(params::ABS_MAX_VELOCITY);
+            self.max_velocity = v.min(self.model.abs_max_velocity);
         }
         if let Some(v) = pos(l.max_rot_velocity) {
-            self.max_rot_velocity = v.min(params::ABS_MAX_ROT_VELOCITY_DEG.to_radians());
+            self.max_rot_velocity = v.min(self.model.abs_max_rot_velocity);
         }
         if let Some(v) = pos(l.accel) {
             self.accel = v;

@@ -176,7 +176,9 @@ impl GroundRobot {
             },
             truth: spec.pose,
             odom: spec.pose,
-            motion: Motion::default(),
+            motion: Motion::for_model(
+                super::models::motion_model(&spec.model).unwrap_or(super::models::P3DX),
+            ),
             gripper: Gripper::default(),
             battery: Battery::new(spec.battery),
             digout: 0,

@@ -27,6 +27,7 @@ use std::time::Duration;
   skipper run --world examples/worlds/office.world --robots 50 --until 1m --seed 3
   skipper run --world lab.map --realtime                  watch it at real-time pace (Ctrl-C ends it)
   skipper run --soar examples/soar/waypoint-tour.soar --until 5m
+  skipper run --soar examples/soar/waypoint-tour.soar --model splinter   on the SPS robot's limits
   skipper run --soar examples/soar/dispatcher.soar --soar examples/soar/patrol.soar
   skipper run --world examples/worlds/office.world --serve 127.0.0.1:8088   watch and steer it in a browser
   skipper run examples/xabsl/soccer/agents.xabsl --world examples/worlds/soccer.world
@@ -152,6 +153,7 @@ pub fn run(args: RunArgs) -> Result<u8, Failure> {
         robots: args.world.robots,
         seed: args.world.seed,
         mission_timeout: args.mission_timeout,
+        models: &args.world.models,
     })?;
     let serve = args
         .serve

@@ -37,6 +37,10 @@ pub struct WorldArgs {
     /// Seed for every random number of a simulated run.
     #[arg(long, default_value_t = 0, value_name = "N")]
     pub seed: u64,
+    /// The simulated robots' model: `p3dx` (default) or `splinter` (the Splinter Soar
+    /// robot: 0.5 m/s, 180 deg/s); `ROBOT=MODEL` for one robot. Repeatable.
+    #[arg(long = "model", value_name = "[ROBOT=]MODEL")]
+    pub models: Vec<crate::vehicles::ModelChoice>,
 }
 
 /// How the clock goes.

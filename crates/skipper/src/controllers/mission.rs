@@ -38,6 +38,9 @@ pub fn setup(path: &Path, o: &WorldOptions<'_>) -> Result<Setup, Failure> {
             "missions run on the simulated AUV only (--vehicle sim)",
         ));
     }
+    if !o.models.is_empty() {
+        eprintln!("warning: --model is for simulated ground robots; a mission flies the AUV");
+    }
     let m = load(path)?;
     let world = self::world(&m, o.world, o.seed)?;
     let mut c = controller(m, &world);

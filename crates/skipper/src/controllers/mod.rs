@@ -27,6 +27,8 @@ pub struct WorldOptions<'a> {
     pub seed: u64,
     /// `--mission-timeout`: a mission without a WITHIN ends after this long
     pub mission_timeout: Option<std::time::Duration>,
+    /// `--model`: the simulated robots' models
+    pub models: &'a [crate::vehicles::ModelChoice],
 }
 
 /// A run's world and controllers, as a controller choice makes them.
@@ -124,11 +126,13 @@ impl ControllerChoice {
         if let ControllerChoice::Mission(p) = self {
             return mission::setup(p, o);
         }
-        let mut world = vehicles::build(o.vehicle, o.world, o.robots, o.seed)?;
+        let mut world =
+            vehicles::build_with_models(o.vehicle, o.world, o.robots, o.seed, o.models)?;
         // several Soar agents need as many robots
         let needed = self.robots_needed();
         if world.len() < needed && o.robots.is_none() {
-            world = vehicles::build(o.vehicle, o.world, Some(needed), o.seed)?;
+            world =
+                vehicles::build_with_models(o.vehicle, o.world, Some(needed), o.seed, o.models)?;
         }
         let controllers = self.build(&*world, o.seed)?;
         let soar = matches!(self, ControllerChoice::Soar(_));

@@ -113,7 +113,7 @@ impl Replay {
 /// The sonar ring of a model: (x, y, heading) of each transducer (m, m, rad).
 fn sonar_ring(model: &str) -> Vec<(f64, f64, f64)> {
     match model {
-        "p3dx" | "" => skipper_sim::ground::params::SONAR_RING
+        m if pioneer_body(m) => skipper_sim::ground::params::SONAR_RING
             .iter()
             .map(|(x, y, h)| (x / 1000.0, y / 1000.0, h.to_radians()))
             .collect(),
@@ -121,9 +121,14 @@ fn sonar_ring(model: &str) -> Vec<(f64, f64, f64)> {
     }
 }
 
+/// The simulator's models (and a log without a model) have the Pioneer's body.
+fn pioneer_body(model: &str) -> bool {
+    model.is_empty() || skipper_sim::ground::models::motion_model(model).is_some()
+}
+
 fn radius(model: &str) -> f64 {
     match model {
-        "p3dx" | "" => skipper_sim::ground::params::RADIUS,
+        m if pioneer_body(m) => skipper_sim::ground::params::RADIUS,
         _ => 0.3,
     }
 }
