@@ -564,6 +564,16 @@ fn report_of_the_example_mission() {
         )
     );
     assert_eq!(summary_cell(&html, "cycles"), summary["cycles"].to_string());
+    // one distance: the robots table's (its 3D track) is the summary's (its odometer),
+    // dives and climbs included
+    let d = summary["distance_m"].as_f64().unwrap();
+    let rows = skipper::report::robot_rows(&rec);
+    assert_eq!(rows.len(), 1);
+    assert!(
+        (rows[0].distance - d).abs() <= 1e-3 * d,
+        "track {} m, odometer {d} m",
+        rows[0].distance
+    );
 }
 
 #[test]

@@ -6,6 +6,8 @@
 const params = new URLSearchParams(location.search);
 const token = params.get('token');
 const COLORS = ['#1F77B4', '#FF7F0E', '#2CA02C', '#D62728', '#9467BD', '#8C564B', '#E377C2', '#BCBD22', '#17BECF'];
+// trails of the whole run, decimated as the server keeps them (dashboard/trail.rs): a
+// point when the robot moved a step; when full, every other point goes and the step doubles
 const TRAIL_STEP = 0.05;
 const TRAIL_MAX = 3000;
 
@@ -15,6 +17,7 @@ const S = {
   frame: null,
   frames: 0,
   trails: [],
+  trailSteps: [],
   selected: 0,
   view: { cx: 0, cy: 0, scale: 20 },
   dirty: true,
@@ -310,13 +313,34 @@ function loop() {
 
 function esc(s) { return String(s).replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' }[c])); }
 
+// An AUV's facts in the units an operator reads them in: the vehicle gives SI units and
+// radians; heading is the compass heading (clockwise from north), as missions use it.
+const FACT_UNITS = {
+  depth: [1, 1, ' m'], altitude: [1, 1, ' m'], speed: [1, 2, ' m/s'],
+  pitch: [180 / Math.PI, 1, '°'], heading: [180 / Math.PI, 0, '° from N'], buoyancy: [1, 2, ''],
+};
+
+function isAuv(r) { return !!(r && r.view && typeof r.view.depth === 'number'); }
+
+// The heading row of the selected robot: an AUV's compass heading (clockwise from north),
+// a ground robot's yaw (counter-clockwise from +x, as its world file gives it).
+function headingText(r) {
+  if (isAuv(r) && typeof r.view.heading === 'number') {
+    const h = ((r.view.heading * 180 / Math.PI) % 360 + 360) % 360;
+    return h.toFixed(0) + '° from N';
+  }
+  return (r.yaw * 180 / Math.PI).toFixed(0) + '°';
+}
+
 // The vehicle's own scalar facts (depth, altitude, speed, stalled...), one line.
 function viewFacts(v) {
   if (!v || typeof v !== 'object') return '';
   const parts = [];
   for (const [k, x] of Object.entries(v)) {
-    if (k === 'radius') continue;
-    if (typeof x === 'number') parts.push(esc(k) + ' ' + (Number.isInteger(x) ? x : x.toFixed(2)));
+    if (k === 'radius' || (k === 'heading' && typeof v.depth === 'number')) continue;
+    const u = typeof x === 'number' && typeof v.depth === 'number' ? FACT_UNITS[k] : null;
+    if (u) parts.push(esc(k) + ' ' + (x * u[0]).toFixed(u[1]) + u[2]);
+    else if (typeof x === 'number') parts.push(esc(k) + ' ' + (Number.isInteger(x) ? x : x.toFixed(2)));
     else if (typeof x === 'boolean' || typeof x === 'string') parts.push(esc(k) + ' ' + esc(String(x)));
   }
   return parts.length ? '<div class="facts">' + parts.join(' · ') + '</div>' : '';
@@ -369,7 +393,7 @@ function updatePanel() {
   $('sel-name').textContent = r ? r.name : 'Selected robot';
   if (r) {
     $('selected').innerHTML = '<table><tr><td>x</td><td id="sel-x">' + r.x.toFixed(2) + ' m</td><td>y</td><td id="sel-y">' + r.y.toFixed(2) +
-      ' m</td><td>heading</td><td>' + (r.yaw * 180 / Math.PI).toFixed(0) + '°</td></tr></table>' +
+      ' m</td><td>heading</td><td id="sel-heading">' + headingText(r) + '</td></tr></table>' +
       '<div>controller: ' + esc(r.controller || 'none') + '</div>' + viewFacts(r.view);
     $('goal-status').textContent = goalText(r.goal);
     behavior.show(r);
@@ -418,6 +442,17 @@ function setEstop(on) {
 
 // ---- frames ---------------------------------------------------------------------------
 
+// The step of a trail the server sent: the first step, doubled as often as it was thinned
+// (the least gap between its points tells).
+function trailStep(tr) {
+  let step = TRAIL_STEP;
+  if (tr.length < TRAIL_MAX / 2) return step;
+  let gap = Infinity;
+  for (let k = 1; k < tr.length; k++) gap = Math.min(gap, Math.hypot(tr[k][0] - tr[k - 1][0], tr[k][1] - tr[k - 1][1]));
+  while (step * 2 <= gap) step *= 2;
+  return step;
+}
+
 function takeFrame(f, appendTrails) {
   S.frame = f;
   S.frames++;
@@ -426,10 +461,14 @@ function takeFrame(f, appendTrails) {
   if (appendTrails) {
     (f.robots || []).forEach((r, i) => {
       const tr = S.trails[i] || (S.trails[i] = []);
+      const step = S.trailSteps[i] || (S.trailSteps[i] = trailStep(tr));
       const last = tr[tr.length - 1];
-      if (!last || Math.hypot(last[0] - r.x, last[1] - r.y) >= TRAIL_STEP) {
-        tr.push([r.x, r.y]);
-        if (tr.length > TRAIL_MAX) tr.splice(0, tr.length - TRAIL_MAX);
+      if (!last || Math.hypot(last[0] - r.x, last[1] - r.y) >= step) {
+        if (tr.length >= TRAIL_MAX) {
+          S.trails[i] = tr.filter((_, k) => k % 2 === 0);
+          S.trailSteps[i] = step * 2;
+        }
+        S.trails[i].push([r.x, r.y]);
       }
     });
   }
@@ -475,7 +514,7 @@ function seek(t, reloadTrails) {
   if (reloadTrails) {
     clearTimeout(trailTimer);
     trailTimer = setTimeout(async () => {
-      try { S.trails = (await getJSON('/api/trails?t=' + S.t)).trails; S.dirty = true; } catch (e) { showError(String(e)); }
+      try { S.trails = (await getJSON('/api/trails?t=' + S.t)).trails; S.trailSteps = []; S.dirty = true; } catch (e) { showError(String(e)); }
     }, 120);
   }
 }
@@ -594,6 +633,7 @@ async function main() {
   buildRobotList();
   setupInput();
   try { S.trails = (await getJSON('/api/trails')).trails || []; } catch (e) { S.trails = []; }
+  S.trailSteps = [];
   if (S.info.mode === 'live') startStream(); else startReplay();
   updateBanner();
   requestAnimationFrame(loop);

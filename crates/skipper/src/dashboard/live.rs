@@ -5,12 +5,13 @@
 //! at most once per four times what the last frame took to make (so a frame of many
 //! robots never takes more than about a fifth of the run's thread), after every single
 //! step while paused, and only while a browser is connected; the observer never waits
-//! for a browser. The trails are kept here, thinned, so that a
-//! browser that connects mid-run gets them whole.
+//! for a browser. The trails of the whole run are kept here, decimated ([`Trail`]), so
+//! that a browser that connects mid-run gets them whole.
 
 use super::frame::{num, without_rays, RobotEntry, ALL_RAYS_UP_TO};
 use super::hub::Hub;
 use super::server::Backend;
+use super::trail::Trail;
 use serde_json::{json, Value};
 use skipper_core::goals::{GoalPort, Record};
 use skipper_core::runner::CycleView;
@@ -20,10 +21,6 @@ use std::collections::VecDeque;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-/// A trail point is added when the robot moved this far (m).
-const TRAIL_STEP: f64 = 0.05;
-/// Points kept per trail.
-const TRAIL_LEN: usize = 3000;
 /// Events kept between two frames.
 const EVENTS_PER_FRAME: usize = 100;
 
@@ -63,7 +60,7 @@ pub struct LiveState {
     control: Arc<RunControl>,
     goals: Vec<Option<Port>>,
     targets: Mutex<Vec<Option<Target>>>,
-    trails: Mutex<Vec<VecDeque<[f32; 2]>>>,
+    trails: Mutex<Vec<Trail>>,
     /// robots selected in a browser (the latest few), whose rays go in every frame
     selected: Mutex<VecDeque<usize>>,
     info: Value,
@@ -104,7 +101,7 @@ pub fn attach(
         control: runner.control(),
         goals,
         targets: Mutex::new(vec![None; n]),
-        trails: Mutex::new(vec![VecDeque::new(); n]),
+        trails: Mutex::new(vec![Trail::new(); n]),
         selected: Mutex::new(VecDeque::from([0])),
         info,
         hub: Hub::new(),
@@ -193,7 +190,7 @@ impl Observer for LiveObserver {
             for (i, t) in trails.iter_mut().enumerate() {
                 if let Some(v) = world.vehicle(i) {
                     let p = v.pose();
-                    t.push_back([p.x as f32, p.y as f32]);
+                    t.push(p.x, p.y);
                 }
             }
         }
@@ -206,15 +203,7 @@ impl Observer for LiveObserver {
                     continue;
                 };
                 let p = veh.pose();
-                let far = t.back().is_none_or(|l| {
-                    (f64::from(l[0]) - p.x).hypot(f64::from(l[1]) - p.y) >= TRAIL_STEP
-                });
-                if far {
-                    if t.len() >= TRAIL_LEN {
-                        t.pop_front();
-                    }
-                    t.push_back([p.x as f32, p.y as f32]);
-                }
+                t.push(p.x, p.y);
             }
         }
         for e in v.events {
@@ -285,7 +274,7 @@ impl Backend for LiveState {
             .map(|t| {
                 t.iter()
                     .map(|tr| {
-                        tr.iter()
+                        tr.points()
                             .map(|p| [num(f64::from(p[0])), num(f64::from(p[1]))])
                             .collect::<Vec<_>>()
                     })

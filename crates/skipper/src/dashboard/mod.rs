@@ -9,7 +9,8 @@
 //! - [`replay`]: frames from a run log at any time, for the time slider;
 //! - [`server`]: the HTTP server (axum) on its own thread: the page, the frame stream
 //!   (server-sent events), the control endpoint, and the token check;
-//! - [`frame`]: the frame's JSON, shared by live and replay.
+//! - [`frame`]: the frame's JSON, shared by live and replay;
+//! - [`trail`]: a robot's trail of the whole run, decimated.
 //!
 //! The dashboard listens on 127.0.0.1 unless told otherwise; another address needs
 //! `--allow-remote`, and then every request must carry a token that is printed at start.
@@ -19,6 +20,7 @@ pub mod hub;
 pub mod live;
 pub mod replay;
 pub mod server;
+pub mod trail;
 
 use crate::exit::Failure;
 use std::net::SocketAddr;

@@ -20,6 +20,19 @@ const SCAN_MAX_AGE_S: f64 = 0.5;
 /// Trail points sent per robot at most.
 const TRAIL_POINTS: usize = 3000;
 
+/// The AUV's facts a replay shows beside its depth: (key of the live view, signal).
+const AUV_FACTS: [(&str, &skipper_core::vocabulary::SignalSpec); 6] = {
+    use skipper_core::vocabulary::auv as a;
+    [
+        ("altitude", &a::HEIGHT_ABOVE_SEA_FLOOR),
+        ("pitch", &a::PLATFORM_PITCH_ANGLE),
+        ("heading", &a::PLATFORM_YAW_ANGLE),
+        ("speed", &a::PLATFORM_SPEED_WRT_SEA_WATER),
+        ("buoyancy", &a::PLATFORM_BUOYANCY_POSITION),
+        ("at_surface", &a::PLATFORM_AT_SURFACE),
+    ]
+};
+
 /// The signals a replay keeps.
 pub fn keep_signal(name: &str) -> bool {
     use skipper_core::vocabulary::ground as g;
@@ -27,6 +40,31 @@ pub fn keep_signal(name: &str) -> bool {
         || [&g::VELOCITY_LINEAR, &g::VELOCITY_ANGULAR, &g::GRIPPER_STATE]
             .iter()
             .any(|spec| spec.name == name)
+        || AUV_FACTS.iter().any(|(_, spec)| spec.name == name)
+}
+
+/// An AUV's facts at `t` as the live view gives them (depth, altitude, pitch, heading
+/// clockwise from north, speed, buoyancy, at_surface); nothing for other vehicles.
+fn auv_facts(r: &RobotLog, t: f64, view: &mut serde_json::Map<String, Value>) {
+    if r.info.kind != "auv" {
+        return;
+    }
+    if let Some(p) = r.pose_at(t) {
+        view.insert("depth".into(), num(-p.z));
+    }
+    for (key, spec) in AUV_FACTS {
+        match r.signal_at(spec.name, t) {
+            Some(Value::Bool(b)) => {
+                view.insert(key.into(), Value::Bool(*b));
+            }
+            Some(v) => {
+                if let Some(x) = v.as_f64() {
+                    view.insert(key.into(), num(x));
+                }
+            }
+            None => {}
+        }
+    }
 }
 
 /// A recorded run, served.
@@ -102,11 +140,15 @@ impl Replay {
                     "origin": [s.x, s.y, s.yaw],
                 })
             });
-        json!({
+        let mut view = json!({
             "radius": radius(&r.info.model),
             "sonar": sonar,
             "laser": laser,
-        })
+        });
+        if let Some(m) = view.as_object_mut() {
+            auv_facts(r, t, m);
+        }
+        view
     }
 }
 
@@ -247,5 +289,40 @@ mod tests {
         assert_eq!(time_param(-3.0, 10.0), 0.0);
         assert_eq!(time_param(30.0, 10.0), 10.0);
         assert_eq!(time_param(f64::NAN, 10.0), 0.0);
+    }
+
+    #[test]
+    fn an_auv_replays_with_its_depth_and_facts_and_a_ground_robot_without() {
+        use crate::recording::{PoseSample, RobotInfo};
+        use skipper_core::vocabulary::auv as a;
+        let mut r = RobotLog {
+            info: RobotInfo {
+                name: "tethys".into(),
+                kind: "auv".into(),
+                model: "lrauv".into(),
+            },
+            ..RobotLog::default()
+        };
+        r.poses.push(PoseSample {
+            t: 1.0,
+            z: -12.5,
+            ..PoseSample::default()
+        });
+        r.signals
+            .insert(a::PLATFORM_YAW_ANGLE.name.into(), vec![(1.0, json!(1.5))]);
+        r.signals.insert(
+            a::PLATFORM_AT_SURFACE.name.into(),
+            vec![(1.0, json!(false))],
+        );
+        let mut m = serde_json::Map::new();
+        auv_facts(&r, 2.0, &mut m);
+        assert_eq!(m["depth"], json!(12.5));
+        assert_eq!(m["heading"], json!(1.5));
+        assert_eq!(m["at_surface"], json!(false));
+        assert!(keep_signal(a::PLATFORM_SPEED_WRT_SEA_WATER.name));
+        r.info.kind = "ground".into();
+        let mut m = serde_json::Map::new();
+        auv_facts(&r, 2.0, &mut m);
+        assert!(m.is_empty());
     }
 }

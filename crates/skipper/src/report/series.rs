@@ -91,12 +91,13 @@ pub fn split_wraps(s: &[(f64, f64)]) -> Vec<Vec<(f64, f64)>> {
     out
 }
 
-/// Distance along the track (m).
+/// Distance along the track (m), in 3D: an AUV's dives count, as its odometer counts
+/// them (the summary's `distance_m`).
 pub fn track_length(r: &RobotLog) -> f64 {
     r.poses
         .windows(2)
         .map(|w| match w {
-            [a, b] => (b.x - a.x).hypot(b.y - a.y),
+            [a, b] => (b.x - a.x).hypot(b.y - a.y).hypot(b.z - a.z),
             _ => 0.0,
         })
         .sum()
