@@ -9,9 +9,12 @@
 //   node browser.mjs xabsl  URL OUTDIR   an XABSL run: the activation path with states, times,
 //                                        parameters and basic behaviors; times change in
 //                                        place; hostile text is escaped in every view
-//   node browser.mjs mission URL OUTDIR  a mission run: the stack with item states, channel
-//                                        winners, places on the map
-//   node browser.mjs mission-replay URL OUTDIR   the same in a replay
+//   node browser.mjs mission URL OUTDIR  a mission run: the stack with item names and states,
+//                                        channel winners, places on the map, a trail that
+//                                        reaches back to the start
+//   node browser.mjs mission-replay URL OUTDIR   the same in a replay, a WHILE-suspended
+//                                        substack's items suspended, the whole run's trail,
+//                                        the AUV panel's compass heading and depth
 //   node browser.mjs link-replay URL OUTDIR      the SPS link view in a replay
 //   node browser.mjs soar   URL OUTDIR   a Soar run (when the bridge is installed)
 //   node browser.mjs ros    URL OUTDIR   an XABSL run with --ros after a run_option goal:
@@ -359,6 +362,10 @@ async function checkMission(page) {
   check(a >= 0 && a < b && b < c && items[a].indent < items[b].indent && items[b].indent < items[c].indent,
     'pre-order, indented by nesting: NeedSatFix > SurfOps > 1');
   check(items.every((i) => i.state && i.badge.startsWith(i.state)), 'every item has its state badge');
+  // items are named by what they are, not by their place in the stack
+  const names = await page.$$eval('#behavior li.bv-item .bv-name', (ns) => ns.map((n) => n.textContent));
+  check(names.length === items.length && !names.some((n) => /^\d+$/.test(n)), `no item is named by a number: ${names.slice(0, 6).join(', ')}, ...`);
+  check(['Waypoint', 'YoYo', 'ReadSensor(SEA_WATER_SALINITY)'].every((n) => names.includes(n)), 'items named Waypoint, YoYo, ReadSensor(SEA_WATER_SALINITY)');
   const active = items.filter((i) => i.state === 'active').map((i) => i.id);
   check(active.length >= 1, `active items: ${active.join(', ')}`);
   const stacks = items.filter((i) => /cursor \d+, iteration \d+/.test(i.text)).length;
@@ -383,6 +390,26 @@ async function missionView(page) {
   check(true, `the stack follows the mission: active now ${active1.join(', ')}`);
   await viewCost(page, 'mission');
   await shot(page, 'behavior-mission.png');
+  // the trail reaches back to the start of the run (the site's origin) however long the
+  // run was: past 3000 points it is decimated, not cut
+  await waitFor(page, () => window.skipper.frame.t > 600, null, '10 simulated minutes', 60000);
+  const tr = await page.evaluate(() => { const t = window.skipper.trails[0] || []; return { n: t.length, first: t[0] }; });
+  check(tr.n > 0 && tr.n <= 3000 && Math.hypot(tr.first[0], tr.first[1]) < 1, `the live trail starts at the start after 10 minutes: ${tr.n} points from (${tr.first})`);
+}
+
+// A time of the replay when a substack is suspended by its WHILE (seeking in steps):
+// every item under it shows suspended.
+async function checkSuspended(page, end) {
+  for (let k = 1; k < 40; k++) {
+    await seekTo(page, (end * k) / 40);
+    const items = await missionItems(page);
+    const sus = items.find((i) => i.state === 'suspended' && items.some((c) => c.id.startsWith(i.id + '/')));
+    if (!sus) continue;
+    const kids = items.filter((c) => c.id.startsWith(sus.id + '/'));
+    check(kids.every((c) => c.state === 'suspended'), `at ${((end * k) / 40).toFixed(0)} s ${sus.id} is suspended and so are its ${kids.length} items: ${kids.map((c) => c.state).join(', ')}`);
+    return;
+  }
+  fail('no time of the replay shows a suspended substack');
 }
 
 async function missionReplay(page) {
@@ -392,6 +419,17 @@ async function missionReplay(page) {
   await seekTo(page, info.end_t / 2);
   await checkMission(page);
   await shot(page, 'behavior-mission-replay.png');
+  await checkSuspended(page, info.end_t);
+  // at the end, the trail is the whole run's: from the start to where the AUV ended
+  await seekTo(page, info.end_t);
+  await waitFor(page, () => (window.skipper.trails[0] || []).length > 1, null, 'the trail at the end');
+  const r = await page.evaluate(() => ({ t: window.skipper.trails[0], p: window.skipper.frame.robots[0] }));
+  const [first, last] = [r.t[0], r.t[r.t.length - 1]];
+  check(r.t.length <= 3001 && Math.hypot(first[0], first[1]) < 1 && Math.hypot(last[0] - r.p.x, last[1] - r.p.y) < 1,
+    `the replay's trail is the whole run: ${r.t.length} points from (${first}) to the AUV`);
+  // an AUV's panel: compass heading, depth in metres (the replay has the depth)
+  const sel = await page.$eval('#selected', (e) => e.textContent);
+  check(/from N/.test(sel) && /depth \d+(\.\d)? m/.test(sel), `the AUV panel: ${sel.replace(/\s+/g, ' ').slice(0, 160)}`);
 }
 
 async function linkReplay(page) {

@@ -6,8 +6,9 @@
 #   3. a replay of the first run: the slider moves the robot, Play plays;
 #   4. the report of the first run, as a picture;
 #   5. the behavior view: an XABSL run (activation path, times written in place, hostile
-#      text escaped), a mission run and its replay (the stack with item states, channel
-#      winners, places on the map), the SPS link view in the replay of a small agent's run
+#      text escaped), a mission run and its replay (the stack with item names and states,
+#      channel winners, places on the map, a suspended substack, the whole run's trail, the
+#      AUV panel), the SPS link view in the replay of a small agent's run
 #      over `skipper link serve`, a Soar run when the Soar bridge is installed, and the
 #      action goals of an XABSL run with --ros (a run_option goal sent with `skipper action
 #      send`, a goto from the map) when roscore is installed.

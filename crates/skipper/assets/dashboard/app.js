@@ -465,8 +465,9 @@ function takeFrame(f, appendTrails) {
       const last = tr[tr.length - 1];
       if (!last || Math.hypot(last[0] - r.x, last[1] - r.y) >= step) {
         if (tr.length >= TRAIL_MAX) {
-          S.trails[i] = tr.filter((_, k) => k % 2 === 0);
-          S.trailSteps[i] = step * 2;
+          const kept = S.trails[i] = tr.filter((_, k) => k % 2 === 0);
+          const [a, b] = kept.slice(-2);
+          S.trailSteps[i] = Math.max(step * 2, a && b ? Math.hypot(b[0] - a[0], b[1] - a[1]) : 0);
         }
         S.trails[i].push([r.x, r.y]);
       }

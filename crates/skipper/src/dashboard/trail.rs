@@ -1,6 +1,6 @@
 //! A robot's trail over the whole run, decimated: a point is kept when the robot moved
 //! a step from the last one; when the trail is full, every other point goes and the step
-//! doubles. The trail then always reaches back to the start of the run with at most
+//! doubles (or grows to the kept points' spacing). The trail then always reaches back to the start of the run with at most
 //! [`Trail::CAPACITY`] points, spread evenly along the way (an AUV's 10-hour run and a
 //! ground robot's minute alike).
 
@@ -43,14 +43,20 @@ impl Trail {
         self.points.push_back([x as f32, y as f32]);
     }
 
-    /// Keep every other point (the first always), and double the step.
+    /// Keep every other point (the first always); the step at least doubles, and grows to
+    /// the spacing the kept points have, so that new points come as far apart as old ones.
     fn thin(&mut self) {
         let mut k = 0;
         self.points.retain(|_| {
             k += 1;
             k % 2 == 1
         });
-        self.step *= 2.0;
+        let n = self.points.len();
+        let spacing = match (self.points.get(n.wrapping_sub(2)), self.points.back()) {
+            (Some(a), Some(b)) => f64::from(b[0] - a[0]).hypot(f64::from(b[1] - a[1])),
+            _ => 0.0,
+        };
+        self.step = (self.step * 2.0).max(spacing);
     }
 
     /// The points, oldest first.
