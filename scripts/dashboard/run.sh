@@ -108,15 +108,31 @@ node "$here/browser.mjs" xabsl "$url" "$out"
 stop_last || true
 
 echo "--- behavior view: mission"
-mlog="$out/mission-run.mcap"
-rm -f "$mlog"
 serve "$out/mission.err" run "$root/examples/missions/test_mission.lua" --speed 200 --until 4h \
-  --serve 127.0.0.1:0 --log "$mlog"
+  --serve 127.0.0.1:0 --no-log
 node "$here/browser.mjs" mission "$url" "$out"
 stop_last || true
-[ -s "$mlog" ] || { echo "no run log at $mlog" >&2; exit 1; }
+# the replay is of the whole mission (simulated time: a few seconds), at a time its WHILE
+# substack is suspended (the AUV at the surface), found in the log with Python's mcap reader
+mlog="$out/mission-run.mcap"
+rm -f "$mlog"
+"$bin" run "$root/examples/missions/test_mission.lua" --log "$mlog" >"$out/mission-full.out"
+suspended="$("${PYTHON:-python3}" - "$mlog" <<'PY'
+import json, sys
+from mcap.reader import make_reader
+with open(sys.argv[1], "rb") as f:
+    for _, _, m in make_reader(f).iter_messages(topics=["/controller"]):
+        d = json.loads(m.data)
+        items = d["state"].get("items", [])
+        ids = [i["id"] for i in items]
+        if any(i["state"] == "suspended" and any(c.startswith(i["id"] + "/") for c in ids) for i in items):
+            print(round(d["t"] + 1, 1))
+            break
+PY
+)"
+[ -n "$suspended" ] || { echo "the mission's log has no suspended substack" >&2; exit 1; }
 serve "$out/mission-replay.err" replay "$mlog" --serve 127.0.0.1:0
-node "$here/browser.mjs" mission-replay "$url" "$out"
+node "$here/browser.mjs" mission-replay "$url" "$out" "$suspended"
 stop_last
 
 echo "--- behavior view: SPS link (a small agent over skipper link serve, then the replay)"
