@@ -564,8 +564,8 @@ fn report_of_the_example_mission() {
         )
     );
     assert_eq!(summary_cell(&html, "cycles"), summary["cycles"].to_string());
-    // one distance: the robots table's (its 3D track) is the summary's (its odometer),
-    // dives and climbs included
+    // one distance: the robots table's (its 3D track) is the summary's (its distance
+    // through the water), dives and climbs included (the horizontal track is 6 % shorter)
     let d = summary["distance_m"].as_f64().unwrap();
     let rows = skipper::report::robot_rows(&rec);
     assert_eq!(rows.len(), 1);

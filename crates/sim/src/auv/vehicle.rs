@@ -285,17 +285,11 @@ impl Lrauv {
         self.buoyancy += (b - self.buoyancy).clamp(-p.buoyancy_rate * dt, p.buoyancy_rate * dt);
         // motion
         let horiz = self.speed * self.pitch.cos();
-        let (dx, dy) = (
-            horiz * self.heading.sin() * dt,
-            horiz * self.heading.cos() * dt,
-        );
-        self.x += dx;
-        self.y += dy;
+        self.x += horiz * self.heading.sin() * dt;
+        self.y += horiz * self.heading.cos() * dt;
         let rate = -self.speed * self.pitch.sin() - self.buoyancy * p.buoyancy_speed;
-        let depth = (self.depth + rate * dt).max(0.0);
-        // the distance it moved (in 3D: what its track in the run log adds up to)
-        self.odometer += dx.hypot(dy).hypot(depth - self.depth);
-        self.depth = depth;
+        self.depth = (self.depth + rate * dt).max(0.0);
+        self.odometer += self.speed * dt;
         // contact
         let floor = self.site.floor_depth(self.x, self.y);
         if self.site.offshore(self.x, self.y) <= 0.0 {

@@ -91,8 +91,10 @@ pub fn split_wraps(s: &[(f64, f64)]) -> Vec<Vec<(f64, f64)>> {
     out
 }
 
-/// Distance along the track (m), in 3D: an AUV's dives count, as its odometer counts
-/// them (the summary's `distance_m`).
+/// Distance along the track (m), in 3D: an AUV's dives and climbs count, as they do in
+/// its odometer (the summary's `distance_m`, its distance through the water: speed ×
+/// time; the two differ only by what the buoyancy engine alone moved it, 0.05 % on the
+/// spec mission).
 pub fn track_length(r: &RobotLog) -> f64 {
     r.poses
         .windows(2)
