@@ -7,13 +7,16 @@
 #   scripts/fuzz.sh                    every target for FUZZ_SECONDS each (default 30;
 #                                      .ci/run uses 20) on a scratch copy of its corpus
 #   scripts/fuzz.sh --long [N] [T...]  a campaign: N executions per target (default 10^7),
-#                                      one target at a time under nice -n 19, the corpus
-#                                      kept (new inputs are added to fuzz/corpus/<target>,
-#                                      then the corpus is minimised); prints one Markdown
-#                                      row per target for docs/fuzzing.md (executions,
-#                                      coverage, corpus, findings, wall time, load)
+#                                      one target at a time under nice -n 19; the new
+#                                      inputs that add coverage are merged into
+#                                      fuzz/corpus/<target> (libFuzzer -merge=1); prints
+#                                      one Markdown row per target for docs/fuzzing.md
+#                                      (executions, rate, coverage, corpus, findings, wall
+#                                      time, load at start and end)
 #                                      (FUZZ_LONG_SECONDS caps each campaign's time: the
 #                                      row then shows the executions it reached)
+#   scripts/fuzz.sh --rate [S]         each target's executions per second over S seconds
+#                                      (default 20), niced: how long 10^7 would take here
 #   scripts/fuzz.sh --asan-tests       the counting-allocator and native-backend tests
 #                                      under AddressSanitizer (see docs/fuzzing.md)
 #
@@ -37,7 +40,11 @@ targets() { (cd fuzz && cargo fuzz list); }
 
 # Short pass: FUZZ_SECONDS per target on a scratch copy of the corpus.
 short() {
-  local seconds="${FUZZ_SECONDS:-30}" failed="" t work status
+  local seconds="${FUZZ_SECONDS:-30}" failed="" t work status t0 t1
+  t0="$(date +%s)"
+  echo "--- build every target"
+  (cd fuzz && cargo fuzz build "${target_dir[@]}")
+  t1="$(date +%s)"
   for t in $(targets); do
     mkdir -p "fuzz/corpus/$t"
     # a scratch copy of the corpus, so that CI does not grow the committed one
@@ -55,42 +62,72 @@ short() {
     fi
     rm -rf "$work" "$work.log"
   done
+  echo "fuzz pass: build $((t1 - t0))s, fuzzing $(($(date +%s) - t1))s (load $(cut -d' ' -f1-3 /proc/loadavg))"
   if [ -n "$failed" ]; then
     echo "fuzzing found crashes in:$failed"
     exit 1
   fi
 }
 
-# One campaign of $1 executions on target $2, corpus kept; prints its Markdown row.
+# One campaign of $1 executions on target $2; prints its Markdown row. New inputs go to a
+# scratch directory first; a clean campaign then merges into fuzz/corpus/<target> only the
+# ones that add coverage over what is there (libFuzzer's -merge=1), so the corpus stays
+# minimised and the named seeds (which tests use by name) stay as they are.
 campaign() {
-  local runs="$1" t="$2" log status start end execs cov ft corp findings load
+  local runs="$1" t="$2" log status start end execs cov ft corp findings load0 load1 new rate
   mkdir -p "fuzz/corpus/$t" fuzz/logs
   log="fuzz/logs/$t.long.log"
-  load="$(cut -d' ' -f1-3 /proc/loadavg)"
-  start="$(date +%s)"
+  new="fuzz/logs/$t.new"
+  rm -rf "$new"
+  mkdir -p "$new"
   status=0
   # the build is not part of the campaign's time
   (cd fuzz && cargo fuzz build "${target_dir[@]}" "$t") > "$log" 2>&1 || {
     echo "FAILED: building $t"; tail -n 30 "$log"; return 1; }
+  load0="$(cut -d' ' -f1-3 /proc/loadavg)"
   start="$(date +%s)"
-  (cd fuzz && nice -n 19 cargo fuzz run "${target_dir[@]}" "$t" "corpus/$t" -- \
+  (cd fuzz && nice -n 19 cargo fuzz run "${target_dir[@]}" "$t" "logs/$t.new" "corpus/$t" -- \
     -runs="$runs" ${FUZZ_LONG_SECONDS:+-max_total_time="$FUZZ_LONG_SECONDS"} "${limits[@]}") \
     >> "$log" 2>&1 || status=$?
   end="$(date +%s)"
+  load1="$(cut -d' ' -f1-3 /proc/loadavg)"
   execs="$(grep -Eo '^stat::number_of_executed_units: *[0-9]+' "$log" | grep -Eo '[0-9]+$' | tail -n1)"
   cov="$(grep -Eo 'cov: [0-9]+' "$log" | tail -n1 | grep -Eo '[0-9]+')"
   ft="$(grep -Eo 'ft: [0-9]+' "$log" | tail -n1 | grep -Eo '[0-9]+')"
+  rate="?"
+  if [ -n "$execs" ] && [ "$end" -gt "$start" ]; then rate="$((execs / (end - start)))"; fi
   if [ "$status" -eq 0 ]; then
     findings="0 crashes, 0 timeouts, 0 OOM"
-    # keep the corpus small: minimise it to the inputs that still add coverage
-    (cd fuzz && nice -n 19 cargo fuzz cmin "${target_dir[@]}" "$t" "corpus/$t") >> "$log" 2>&1 || true
+    (cd fuzz && nice -n 19 cargo fuzz run "${target_dir[@]}" "$t" "corpus/$t" "logs/$t.new" -- \
+      -merge=1 "${limits[@]}") >> "$log" 2>&1 || true
+    rm -rf "$new"
   else
     findings="FOUND (exit $status): $(grep -Eo '(deadly signal|timeout|out-of-memory|panicked at [^ ]+|ERROR: [A-Za-z]+: [a-z-]+)' "$log" | head -n1); input in fuzz/artifacts/$t/"
   fi
   corp="$(find "fuzz/corpus/$t" -type f | wc -l)"
-  printf '| %s | %s | %s | %s | %s | %s | %ss | %s |\n' \
-    "$t" "${execs:-?}" "${cov:-?}" "${ft:-?}" "$corp" "$findings" "$((end - start))" "$load"
+  printf '| %s | %s | %s/s | %s | %s | %s | %s | %ss | %s | %s |\n' \
+    "$t" "${execs:-?}" "$rate" "${cov:-?}" "${ft:-?}" "$corp" "$findings" "$((end - start))" "$load0" "$load1"
   return "$status"
+}
+
+# Each target's executions per second over $1 seconds (default 20), niced, on a scratch
+# copy of its corpus: what a campaign of 10^7 will take on this machine now.
+rate() {
+  local seconds="${1:-20}" t work execs
+  echo "| target | executions in ${seconds}s | per second | 10^7 would take | load (1/5/15 min) |"
+  echo "| --- | --- | --- | --- | --- |"
+  for t in $(targets); do
+    work="$(mktemp -d)"
+    cp -r "fuzz/corpus/$t/." "$work/"
+    (cd fuzz && nice -n 19 cargo fuzz run "${target_dir[@]}" "$t" "$work" -- \
+      -max_total_time="$seconds" "${limits[@]}") > "$work.log" 2>&1 || true
+    execs="$(grep -Eo '^stat::number_of_executed_units: *[0-9]+' "$work.log" | grep -Eo '[0-9]+$' | tail -n1)"
+    execs="${execs:-0}"
+    printf '| %s | %s | %s | %s | %s |\n' "$t" "$execs" "$((execs / seconds))" \
+      "$( [ "$execs" -gt 0 ] && echo "$((10000000 * seconds / execs))s" || echo "?")" \
+      "$(cut -d' ' -f1-3 /proc/loadavg)"
+    rm -rf "$work" "$work.log"
+  done
 }
 
 long() {
@@ -100,8 +137,8 @@ long() {
   if [ "${#list[@]}" -eq 0 ]; then
     mapfile -t list < <(targets)
   fi
-  echo "| target | executions | coverage (cov) | features (ft) | corpus files | findings | wall time | load at start (1/5/15 min) |"
-  echo "| --- | --- | --- | --- | --- | --- | --- | --- |"
+  echo "| target | executions | per second | coverage (cov) | features (ft) | corpus files | findings | wall time | load at start (1/5/15 min) | load at end |"
+  echo "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"
   for t in "${list[@]}"; do
     campaign "$runs" "$t" || failed="$failed $t"
   done
@@ -133,6 +170,7 @@ asan_tests() {
 case "${1:-}" in
   --long) shift; long "$@" ;;
   --asan-tests) asan_tests ;;
+  --rate) shift; rate "$@" ;;
   "") short ;;
-  *) echo "usage: scripts/fuzz.sh [--long [N] [TARGET...] | --asan-tests]" >&2; exit 2 ;;
+  *) echo "usage: scripts/fuzz.sh [--long [N] [TARGET...] | --rate [SECONDS] | --asan-tests]" >&2; exit 2 ;;
 esac
