@@ -314,6 +314,12 @@ pub(crate) fn from_lua(
     Ok(m)
 }
 
+/// The most elements reserved ahead for an array from a table. A table's length (`#t`) is
+/// a border, and a table of 33 keys can have the border 2^30, so the length says nothing
+/// about how many elements there are; past this the vector grows with the elements that
+/// really are there.
+const MAX_RESERVE: usize = 4096;
+
 fn field_from_lua(lua: &Lua, f: &FieldSchema, v: &Value, path: &str) -> mlua::Result<Dyn> {
     let fixed = match f.shape {
         Shape::Scalar => {
@@ -346,14 +352,14 @@ fn field_from_lua(lua: &Lua, f: &FieldSchema, v: &Value, path: &str) -> mlua::Re
     let at = |i: usize| format!("{path}[{i}]");
     Ok(Dyn::Array(match &f.kind {
         FieldKind::Message(m) => {
-            let mut out = Vec::with_capacity(n);
+            let mut out = Vec::with_capacity(n.min(MAX_RESERVE));
             for i in 1..=n {
                 out.push(from_lua(lua, m, &t.raw_get(i)?, &at(i))?);
             }
             Array::Messages(out)
         }
         FieldKind::Primitive(p) => {
-            let mut out = Vec::with_capacity(n);
+            let mut out = Vec::with_capacity(n.min(MAX_RESERVE));
             for i in 1..=n {
                 out.push(prim_from_lua(lua, *p, &t.raw_get(i)?, &at(i))?);
             }

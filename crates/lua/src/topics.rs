@@ -11,7 +11,7 @@
 use crate::message::{from_lua, new_message, schema_arg, spec_table, to_lua};
 use crate::node::{adopt, forget, node, object, queue_arg, register, NodeHandle};
 use crate::queue::{Job, Queue};
-use crate::runtime::{ctx, fail, pcall};
+use crate::runtime::{ctx, fail, pcall, secs};
 use mlua::{AnyUserData, Function, Lua, Table, UserData, UserDataMethods, Value};
 use skipper_actionlib::msg::schema::MsgSchema;
 use skipper_actionlib::ros1::action::subscribe_dyn;
@@ -267,8 +267,9 @@ impl UserData for LuaSubscriber {
         m.add_method("hasMessage", |_, s, ()| Ok(!lock(&s.buffer).is_empty()));
         m.add_method("getMessageCount", |_, s, ()| Ok(lock(&s.buffer).len()));
         m.add_method("read", |lua, s, timeout_ms: Option<f64>| {
-            let end = Instant::now()
-                + Duration::from_secs_f64(timeout_ms.unwrap_or(0.0).clamp(0.0, 1e9) / 1000.0);
+            // a negative wait is no wait; NaN is the script's error, not a panic
+            let wait = secs(lua, timeout_ms.unwrap_or(0.0).clamp(0.0, 1e9) / 1000.0)?;
+            let end = Instant::now() + wait;
             loop {
                 if let Some((m, from)) = lock(&s.buffer).pop_front() {
                     return Ok((
