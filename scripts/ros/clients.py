@@ -17,7 +17,7 @@ import rospy
 from actionlib import ActionClient, CommState, SimpleActionClient
 from actionlib.msg import (TestAction, TestActionGoal, TestActionResult, TestGoal,
                            TestRequestAction, TestRequestGoal)
-from actionlib_msgs.msg import GoalID, GoalStatus as S
+from actionlib_msgs.msg import GoalID, GoalStatusArray, GoalStatus as S
 
 passed, failed = 0, 0
 
@@ -31,6 +31,16 @@ def check(name, ok, detail=""):
         failed += 1
         print("FAIL %s %s" % (name, detail))
     sys.stdout.flush()
+
+
+def wait_until(f, timeout=10.0):
+    """Wait for a state the protocol guarantees will come (never a fixed sleep)."""
+    end = time.time() + timeout
+    while time.time() < end:
+        if f():
+            return True
+        time.sleep(0.01)
+    return False
 
 
 def simple(name, action):
@@ -146,12 +156,13 @@ def scenario4():
     check("s4 texts", t1.gh.get_goal_status_text() == "The ref server has succeeded"
           and t3.gh.get_goal_status_text() == "The ref server has rejected")
     kept = [Tracker(ac, TestGoal(4)) for _ in range(3)]
-    time.sleep(0.5)
+    wait_until(lambda: all(k.gh.get_comm_state() == CommState.ACTIVE for k in kept))
     check("s4 kept goals ACTIVE", all(k.gh.get_comm_state() == CommState.ACTIVE for k in kept),
           [k.gh.get_comm_state() for k in kept])
     t7 = Tracker(ac, TestGoal(7))
     t7.wait_done()
-    time.sleep(0.3)
+    # feedback and result travel on two connections: wait for the feedback itself
+    wait_until(lambda: all(k.feedback for k in kept))
     check("s4 goal 7 feedback n-i", [k.feedback for k in kept] == [[3], [2], [1]], [k.feedback for k in kept])
     t8 = Tracker(ac, TestGoal(8))
     t8.wait_done()
@@ -161,13 +172,13 @@ def scenario4():
     check("s4 goal 8 alternates SUCCEEDED/ABORTED with n-i",
           got == [(S.SUCCEEDED, 3), (S.ABORTED, 2), (S.SUCCEEDED, 1)], got)
     kept = [Tracker(ac, TestGoal(4)) for _ in range(2)]
-    time.sleep(0.3)
+    wait_until(lambda: all(k.gh.get_comm_state() == CommState.ACTIVE for k in kept))
     Tracker(ac, TestGoal(6)).wait_done()
     for k in kept:
         k.wait_done()
     check("s4 goal 6 aborts every kept goal", [k.gh.get_terminal_state() for k in kept] == [S.ABORTED] * 2)
     kept = [Tracker(ac, TestGoal(4))]
-    time.sleep(0.3)
+    wait_until(lambda: kept[0].gh.get_comm_state() == CommState.ACTIVE)
     Tracker(ac, TestGoal(5)).wait_done()
     kept[0].wait_done()
     check("s4 goal 5 succeeds every kept goal", kept[0].gh.get_terminal_state() == S.SUCCEEDED)
@@ -178,7 +189,7 @@ def observed():
     ac = ActionClient("reference_simple_action", TestAction)
     ac.wait_for_server(rospy.Duration(10))
     old = Tracker(ac, TestGoal(4))
-    time.sleep(0.5)
+    wait_until(lambda: old.gh.get_comm_state() == CommState.ACTIVE)
     new = Tracker(ac, TestGoal(1))
     old.wait_done()
     new.wait_done()
@@ -195,7 +206,7 @@ def observed():
     rac = ActionClient("test_request_action", TestRequestAction)
     rac.wait_for_server(rospy.Duration(10))
     running = Tracker(rac, req(delay_terminate=rospy.Duration(2.0), ignore_cancel=True))
-    time.sleep(0.5)
+    wait_until(lambda: running.gh.get_comm_state() == CommState.ACTIVE)
     bumped = Tracker(rac, req())
     last = Tracker(rac, req())
     bumped.wait_done()
@@ -207,20 +218,37 @@ def observed():
     running.wait_done()
     check("the last of them runs", last.gh.get_terminal_state() == S.SUCCEEDED)
 
+    # Whether the client's transition callback sees PREEMPTING depends on whether the
+    # status list that carries it is read before the result (two connections), so the
+    # check reads the status topic itself: the server must publish the goal PREEMPTING
+    # (rule A-9: on every cancel-request change), and the goal must end PREEMPTED.
+    wire = []
+    status_sub = rospy.Subscriber("reference_simple_action/status", GoalStatusArray,
+                                  lambda m: wire.extend((s.goal_id.id, s.status) for s in m.status_list))
     t = Tracker(ac, TestGoal(4))
-    time.sleep(0.5)
+    wait_until(lambda: t.gh.get_comm_state() == CommState.ACTIVE)
+    wait_until(lambda: (t.gh.comm_state_machine.action_goal.goal_id.id, S.ACTIVE) in wire)
     ac.cancel_all_goals()
     t.wait_done()
-    check("cancel_all: PREEMPTING on the wire, then PREEMPTED",
-          S.PREEMPTING in t.statuses and t.gh.get_terminal_state() == S.PREEMPTED, t.statuses)
+    gid = t.gh.comm_state_machine.action_goal.goal_id.id
+    wait_until(lambda: (gid, S.PREEMPTING) in wire)
+    check("cancel_all: the server publishes PREEMPTING, then the goal ends PREEMPTED",
+          (gid, S.PREEMPTING) in wire and t.gh.get_terminal_state() == S.PREEMPTED,
+          (t.statuses, [st for i, st in wire if i == gid][-5:]))
+    status_sub.unregister()
 
     # a goal stamped 5 s in the past after cancel_goals_at_and_before_time(now)
     results = []
     sub = rospy.Subscriber("reference_simple_action/result", TestActionResult, results.append)
     pub = rospy.Publisher("reference_simple_action/goal", TestActionGoal, queue_size=10)
-    time.sleep(1.0)
+    wait_until(lambda: pub.get_num_connections() > 0 and sub.get_num_connections() > 0)
+    # the cancel and the goal travel on two connections: a running goal that the cancel
+    # stops shows (on the status topic) that the server has taken the cancel before the
+    # stale goal is sent
+    marker = Tracker(ac, TestGoal(4))
+    wait_until(lambda: marker.gh.get_comm_state() == CommState.ACTIVE)
     ac.cancel_goals_at_and_before_time(rospy.Time.now())
-    time.sleep(0.3)
+    marker.wait_done()
     g = TestActionGoal()
     g.header.stamp = rospy.Time.now()
     g.goal_id = GoalID(stamp=rospy.Time.now() - rospy.Duration(5), id="stale-goal")

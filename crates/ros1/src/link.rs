@@ -96,8 +96,11 @@ impl RosLink {
             }
             config.master_uri = master.to_string();
         }
-        let node =
-            Node::new(config).map_err(|e| LinkError::Ros(format!("cannot join ROS: {e}")))?;
+        let node = Node::new(config).map_err(|e| match e {
+            // a bad name, namespace or remap on the command line is bad input
+            RosError::BadName(m) => LinkError::Settings(m),
+            e => LinkError::Ros(format!("cannot join ROS: {e}")),
+        })?;
         eprintln!(
             "ROS: node {} on {} (master {})",
             node.name(),
@@ -126,7 +129,8 @@ impl RosLink {
             let Some(v) = world.vehicle(r.index) else {
                 continue;
             };
-            let ns = format!("/{}", ros_name(&v.info().name));
+            // relative: the node's namespace (__ns:=, ROS_NAMESPACE) puts the robots in it
+            let ns = ros_name(&v.info().name);
             let servers = r
                 .goals
                 .kinds()

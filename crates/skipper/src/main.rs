@@ -66,7 +66,7 @@ fn main() -> ExitCode {
         .with_env_filter(filter)
         .with_writer(std::io::stderr)
         .init();
-    let cli = Cli::parse();
+    let cli = Cli::parse_from(skipper_actionlib::ros1::names::take_process_args());
     if matches!(
         cli.command,
         Command::Run(_) | Command::Sim(_) | Command::Link(_) | Command::Replay(_)

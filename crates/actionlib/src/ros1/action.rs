@@ -187,6 +187,8 @@ impl<A: Action> ServerSink<A> for ServerPubs<A> {
 /// searched upward from the node's namespace (else the deprecated private
 /// `<ns>/status_frequency`), and `<ns>/status_list_timeout`; defaults otherwise.
 pub fn server_config_from_params(node: &Node, ns: &str) -> ServerConfig {
+    let resolved = node.resolve(ns).unwrap_or_else(|_| ns.to_string());
+    let ns = resolved.as_str();
     let mut c = ServerConfig {
         node_name: node.name().to_string(),
         ..Default::default()
@@ -247,6 +249,8 @@ impl ActionServerBinding {
         server: &ActionServer<A>,
         d: Dispatch,
     ) -> Result<Self, RosError> {
+        // a remap of the action's name moves its five topics
+        let ns = &node.resolve(ns)?;
         let action = server.action().clone();
         let pubs = Arc::new(ServerPubs::<A> {
             status: TypedPublisher::advertise(node, &format!("{ns}/status"), true)?,
@@ -410,6 +414,7 @@ impl ActionClientBinding {
         client: &ActionClient<A>,
         d: Dispatch,
     ) -> Result<Self, RosError> {
+        let ns = &node.resolve(ns)?;
         let action = client.action().clone();
         let pubs = Arc::new(ClientPubs::<A> {
             goal: advertise_as(

@@ -6,6 +6,7 @@
 //! It depends on no other Skipper crate.
 
 pub mod action;
+pub mod names;
 #[cfg(feature = "arbitrary")]
 #[doc(hidden)]
 pub mod fuzz_frames;

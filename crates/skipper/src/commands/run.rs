@@ -210,8 +210,24 @@ pub fn run(args: RunArgs) -> Result<u8, Failure> {
     let outputs = Outputs::attach(&mut runner, &args.output, &choice.name())?;
     session::progress(&mut runner, args.clock.until);
     session::stop_on_interrupt(&runner);
+    // `rosnode kill`, or another node taking the name: the run ends as planned (robots
+    // stopped, log closed, exit 0), as a rospy or roscpp node exits
+    let killed_by_ros = Arc::new(std::sync::atomic::AtomicBool::new(false));
+    if let Some(link) = &ros {
+        let (control, flag) = (runner.control(), killed_by_ros.clone());
+        link.node().on_shutdown(move |why| {
+            eprintln!("ROS: {why}; ending the run");
+            flag.store(true, std::sync::atomic::Ordering::SeqCst);
+            control.request_stop();
+        });
+    }
 
-    let report = runner.run();
+    let mut report = runner.run();
+    if killed_by_ros.load(std::sync::atomic::Ordering::SeqCst)
+        && matches!(report.outcome, skipper_core::RunOutcome::Interrupted)
+    {
+        report.outcome = skipper_core::RunOutcome::Finished;
+    }
     // controllers have finished (goals aborted); now leave the ROS graph
     drop(runner);
     if let Some(link) = ros {

@@ -21,6 +21,7 @@ mod subscribe;
 pub use publish::Publisher;
 pub use subscribe::Subscriber;
 
+use super::names::{Names, ParamValue, RosArgs};
 use super::xmlrpc::{self, Value};
 use publish::{close_pub, tcpros_loop, PubTopic};
 use slave::xmlrpc_loop;
@@ -64,15 +65,58 @@ pub struct NodeConfig {
     pub advertise_host: String,
     /// Outgoing queue length per subscriber connection (messages beyond it are dropped).
     pub queue_size: usize,
+    /// The namespace relative names resolve in (`ROS_NAMESPACE`, `__ns:=`; `/` when
+    /// empty).
+    pub namespace: String,
+    /// Remappings `from:=to` (resolved in the namespace when the node starts).
+    pub remaps: Vec<(String, String)>,
+    /// Private parameters `_name:=value`, set on the parameter server as `~name`.
+    pub private_params: Vec<(String, ParamValue)>,
 }
 
 /// The default master URI.
 pub const DEFAULT_MASTER: &str = "http://127.0.0.1:11311/";
 
 impl NodeConfig {
-    /// A node named `name`, master from `ROS_MASTER_URI` (default 127.0.0.1:11311),
-    /// listening on 127.0.0.1, advertising `ROS_HOSTNAME` / `ROS_IP` if set.
+    /// A node named `name` (its default name: `__name:=` renames it), set up as roscpp
+    /// and rospy set a node up: master from `ROS_MASTER_URI` (default 127.0.0.1:11311),
+    /// namespace from `ROS_NAMESPACE`, the host in its URIs from `ROS_HOSTNAME` /
+    /// `ROS_IP`, then the ROS arguments of the process's command line (`__name`,
+    /// `__ns`, `__master`, `__ip`, `__hostname`, remaps, `_param:=value`, see
+    /// [`super::names`]) over them. It listens on 127.0.0.1. Bad ROS arguments are an
+    /// error of [`Node::new`].
     pub fn from_env(name: &str) -> Self {
+        let mut c = Self::from_env_only(name);
+        if let Some(a) = super::names::process_args() {
+            c.apply(a);
+        }
+        c
+    }
+
+    /// Apply ROS arguments (`__name:=`, remaps, ...) over this configuration.
+    pub fn apply(&mut self, a: &RosArgs) {
+        if let Some(n) = &a.name {
+            self.name = match self.name.rsplit_once('/') {
+                Some((parent, _)) if !parent.is_empty() => format!("{parent}/{n}"),
+                Some(_) => format!("/{n}"),
+                None => n.clone(),
+            };
+        }
+        if let Some(ns) = &a.namespace {
+            self.namespace = ns.clone();
+        }
+        if let Some(m) = &a.master {
+            self.master_uri = m.clone();
+        }
+        if let Some(h) = &a.host {
+            self.advertise_host = h.clone();
+        }
+        self.remaps.extend(a.remaps.iter().cloned());
+        self.private_params.extend(a.params.iter().cloned());
+    }
+
+    /// [`NodeConfig::from_env`] without the command line's ROS arguments.
+    pub fn from_env_only(name: &str) -> Self {
         let bind = IpAddr::V4(Ipv4Addr::LOCALHOST);
         let advertise_host = std::env::var("ROS_HOSTNAME")
             .ok()
@@ -88,6 +132,9 @@ impl NodeConfig {
             bind,
             advertise_host,
             queue_size: 100,
+            namespace: std::env::var("ROS_NAMESPACE").unwrap_or_default(),
+            remaps: Vec::new(),
+            private_params: Vec::new(),
         }
     }
 }
@@ -107,11 +154,15 @@ pub struct NodeStats {
     pub dropped: AtomicU64,
 }
 
+/// What [`Node::on_shutdown`] calls.
+pub type ShutdownCallback = Box<dyn FnOnce(String) + Send>;
+
 /// A handler for received message bodies: (bytes, publisher's caller id).
 pub type Handler = Arc<dyn Fn(&[u8], &str) -> Result<(), String> + Send + Sync>;
 
 struct Inner {
     name: String,
+    names: Names,
     master_uri: String,
     host: String,
     xmlrpc_uri: String,
@@ -124,6 +175,9 @@ struct Inner {
     services: Mutex<HashMap<String, Arc<service::SrvEntry>>>,
     stop: AtomicBool,
     shutdown_requested: AtomicBool,
+    /// called once when the slave API's `shutdown` comes (`rosnode kill`, a node that
+    /// took this name)
+    on_shutdown: Mutex<Option<ShutdownCallback>>,
     next_conn: AtomicU64,
     stats: NodeStats,
     threads: Mutex<Vec<JoinHandle<()>>>,
@@ -179,7 +233,12 @@ pub fn check_name(name: &str) -> Result<(), RosError> {
 impl Node {
     /// Start a node: open its XML-RPC and TCPROS servers and check that the master answers.
     pub fn new(config: NodeConfig) -> Result<Self, RosError> {
-        check_name(&config.name)?;
+        if let Some(e) = super::names::process_args_error() {
+            return Err(RosError::BadName(e.to_string()));
+        }
+        let names = Names::new(&config.name, &config.namespace, &config.remaps)
+            .map_err(|e| RosError::BadName(e.to_string()))?;
+        check_name(names.node())?;
         let xl = TcpListener::bind((config.bind, 0))
             .map_err(|e| RosError::Listen(config.bind.to_string(), e))?;
         let tl = TcpListener::bind((config.bind, 0))
@@ -191,7 +250,8 @@ impl Node {
             .local_addr()
             .map_err(|e| RosError::Listen(config.bind.to_string(), e))?;
         let inner = Arc::new(Inner {
-            name: config.name.clone(),
+            name: names.node().to_string(),
+            names,
             master_uri: config.master_uri.clone(),
             host: config.advertise_host.clone(),
             xmlrpc_uri: format!("http://{}:{}/", config.advertise_host, xmlrpc_addr.port()),
@@ -204,12 +264,20 @@ impl Node {
             services: Mutex::new(HashMap::new()),
             stop: AtomicBool::new(false),
             shutdown_requested: AtomicBool::new(false),
+            on_shutdown: Mutex::new(None),
             next_conn: AtomicU64::new(1),
             stats: NodeStats::default(),
             threads: Mutex::new(Vec::new()),
         });
         // the master must answer before anything else
         inner.master("getUri", vec![])?;
+        for (k, v) in &config.private_params {
+            let key = inner
+                .names
+                .resolve(&format!("~{k}"))
+                .map_err(|e| RosError::BadName(e.to_string()))?;
+            inner.master("setParam", vec![key.into(), v.clone().into()])?;
+        }
         let i2 = inner.clone();
         let t1 = std::thread::Builder::new()
             .name("ros1-xmlrpc".into())
@@ -231,6 +299,18 @@ impl Node {
     pub fn name(&self) -> &str {
         &self.inner.name
     }
+    /// Resolve a graph name (global, `~private` or relative to the node's namespace) and
+    /// apply the remappings.
+    pub fn resolve(&self, name: &str) -> Result<String, RosError> {
+        self.inner
+            .names
+            .resolve(name)
+            .map_err(|e| RosError::BadName(e.to_string()))
+    }
+    /// The node's namespace.
+    pub fn namespace(&self) -> &str {
+        self.inner.names.namespace()
+    }
     /// The node's XML-RPC URI.
     pub fn uri(&self) -> &str {
         &self.inner.xmlrpc_uri
@@ -251,10 +331,25 @@ impl Node {
     pub fn shutdown_requested(&self) -> bool {
         self.inner.shutdown_requested.load(Ordering::SeqCst)
     }
+    /// Call `f` (once, on a thread of its own, with who asked and why) when the slave
+    /// API's `shutdown` comes: `rosnode kill`, or the master when another node registers
+    /// this node's name. rospy and roscpp end the process then; the owner of the node
+    /// decides how (the node itself keeps serving until [`Node::shutdown`]). If the
+    /// request already came, `f` runs at once.
+    pub fn on_shutdown(&self, f: impl FnOnce(String) + Send + 'static) {
+        let mut g = lock(&self.inner.on_shutdown);
+        if self.shutdown_requested() {
+            drop(g);
+            f(format!("node {} was asked to shut down", self.inner.name));
+        } else {
+            *g = Some(Box::new(f));
+        }
+    }
 
-    /// Advertise a topic and register it with the master. Advertising a topic this node
-    /// already publishes (with the same type) shares that publication: each handle
-    /// publishes to every subscriber, and the topic is unadvertised with the last one.
+    /// Advertise a topic (its name resolved: relative to the namespace, remapped) and
+    /// register it with the master. Advertising a topic this node already publishes
+    /// (with the same type) shares that publication: each handle publishes to every
+    /// subscriber, and the topic is unadvertised with the last one.
     pub fn advertise(
         &self,
         topic: &str,
@@ -263,6 +358,8 @@ impl Node {
         definition: &str,
         latched: bool,
     ) -> Result<Publisher, RosError> {
+        let topic = self.resolve(topic)?;
+        let topic = topic.as_str();
         check_name(topic)?;
         {
             let pubs = lock(&self.inner.pubs);
@@ -307,9 +404,10 @@ impl Node {
         Ok(publisher)
     }
 
-    /// Subscribe to a topic: `handler` gets each message body and its publisher's caller id.
-    /// Subscribing again to a topic this node subscribes to (with the same type) adds a
-    /// handler to that subscription; it is unsubscribed with the last handle.
+    /// Subscribe to a topic (its name resolved: relative to the namespace, remapped):
+    /// `handler` gets each message body and its publisher's caller id. Subscribing again
+    /// to a topic this node subscribes to (with the same type) adds a handler to that
+    /// subscription; it is unsubscribed with the last handle.
     pub fn subscribe(
         &self,
         topic: &str,
@@ -318,6 +416,8 @@ impl Node {
         definition: &str,
         handler: Handler,
     ) -> Result<Subscriber, RosError> {
+        let topic = self.resolve(topic)?;
+        let topic = topic.as_str();
         check_name(topic)?;
         let id = self.inner.next_conn.fetch_add(1, Ordering::Relaxed);
         {

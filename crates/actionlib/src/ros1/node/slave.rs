@@ -85,7 +85,24 @@ impl Inner {
                     self.name,
                     str_at(1).unwrap_or("")
                 );
-                self.shutdown_requested.store(true, Ordering::SeqCst);
+                let cb = {
+                    let mut g = lock(&self.on_shutdown);
+                    self.shutdown_requested.store(true, Ordering::SeqCst);
+                    g.take()
+                };
+                // the node's owner decides how to end (a run stops its robots and closes
+                // its log); on a thread of its own, so the caller gets its answer first
+                let why = format!(
+                    "{} asked node {} to shut down: {}",
+                    str_at(0).unwrap_or("the master"),
+                    self.name,
+                    str_at(1).unwrap_or("")
+                );
+                if let Some(cb) = cb {
+                    let _ = std::thread::Builder::new()
+                        .name("ros1-shutdown".into())
+                        .spawn(move || cb(why));
+                }
                 ok("shutdown", 0.into())
             }
             "publisherUpdate" => {
