@@ -6,10 +6,10 @@
 //! It depends on no other Skipper crate.
 
 pub mod action;
-pub mod names;
 #[cfg(feature = "arbitrary")]
 #[doc(hidden)]
 pub mod fuzz_frames;
+pub mod names;
 pub mod node;
 pub mod service;
 pub mod tcpros;
