@@ -4,7 +4,8 @@
 #     reference's scenarios 1-4, the behaviours observed on real ROS, a bounded stress test;
 #  2. Skipper's clients against rospy's SimpleActionServer and ActionServer;
 #  3. `skipper run --ros`: a goto goal with `skipper action send`, and `rosnode info`,
-#     `rostopic info` / `rostopic echo` on Skipper's node;
+#     `rostopic info` / `rostopic echo` on Skipper's node; /clock with use_sim_time, /tf
+#     with Debian's tf2 listener, the sensors (frames.py);
 #  4. the Python SimpleActionClient sending run_option goals to an XABSL run and
 #     run_mission goals to a mission run (goals.py), and `skipper action send` with
 #     run_option, and a goto goal to the AUV of the mission run.
@@ -58,11 +59,16 @@ for want in "/robot1/goto/status [actionlib_msgs/GoalStatusArray]" "/robot1/goto
 done
 ok "rosnode info /skipper lists publications, subscriptions and the pid"
 echo_pose="$(timeout 20 rostopic echo -n 1 /robot1/pose 2>&1)" || fail "rostopic echo pose: $echo_pose"
-grep -q 'frame_id: "odom"' <<<"$echo_pose" || fail "pose: $echo_pose"
+grep -q 'frame_id: "robot1/odom"' <<<"$echo_pose" || fail "pose: $echo_pose"
 ok "rostopic echo /robot1/pose"
 echo_odom="$(timeout 20 rostopic echo -n 1 /robot1/odom 2>&1)" || fail "rostopic echo odom"
-grep -q 'child_frame_id: "base_link"' <<<"$echo_odom" || fail "odom: $echo_odom"
+grep -q 'child_frame_id: "robot1/base_link"' <<<"$echo_odom" || fail "odom: $echo_odom"
 ok "rostopic echo /robot1/odom"
+frames_out="$($ROS_PY scripts/ros/frames.py 2>&1)" || fail "frames, time and sensors: $frames_out"
+while read -r line; do case "$line" in ok*) checks=$((checks + 1)); echo "$line" ;; esac; done <<<"$frames_out"
+echo_scan="$(timeout 20 rostopic echo -n 1 /robot1/scan/header 2>&1)" || fail "rostopic echo scan: $echo_scan"
+grep -q 'frame_id: "robot1/laser"' <<<"$echo_scan" || fail "scan: $echo_scan"
+ok "rostopic echo /robot1/scan/header"
 echo_status="$(timeout 20 rostopic echo -n 1 /robot1/goto/status 2>&1)" || fail "rostopic echo status"
 grep -q 'status_list:' <<<"$echo_status" || fail "status: $echo_status"
 ok "rostopic echo /robot1/goto/status (latched)"

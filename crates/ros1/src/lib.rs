@@ -6,16 +6,24 @@
 //!   action type made at run time from the kind's fields, so a new kind needs no code here;
 //! - `cmd_vel` (`geometry_msgs/Twist`) into its velocity inbox ([`velocity`]);
 //! - `pose` (`geometry_msgs/PoseStamped`) and `odom` (`nav_msgs/Odometry`) every cycle,
-//!   from the signals of its vehicle kind's vocabulary ([`topics`]).
+//!   from the signals of its vehicle kind's vocabulary ([`topics`]);
+//! - its sensors: `scan`, `sonar`, `battery`; an AUV's `depth`, `altitude`, `gps/fix`
+//!   ([`sensors`]);
+//! - its frames on `/tf` and `/tf_static` (`robot1/odom` -> `robot1/base_link` ->
+//!   `robot1/laser`), and `/clock` in simulated time ([`frames`]).
 //!
-//! [`RosLink`] is the run's node; [`RosLink::serve`] binds the robots and returns the
+//! [`RosLink`] is the run's node; [`RosLink::serve_with`] binds the robots and returns the
 //! observer that publishes their topics and shuts their servers down when the run ends.
 //! Nothing here knows an engine or a vehicle: it binds what the goal layer declares.
 
+pub mod frames;
 pub mod goals;
 pub mod link;
+pub mod sensors;
 pub mod topics;
 pub mod velocity;
 
+pub use frames::TimeSource;
 pub use link::{node_config, LinkError, Robot, RosLink, NODE_NAME};
+pub use sensors::{LaserGeometry, SensorGeometry, SonarGeometry};
 pub use skipper_core::names::ros_name;

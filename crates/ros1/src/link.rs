@@ -1,6 +1,8 @@
 //! The run's ROS 1 node: joining the master, and binding the run's robots to it.
 
+use crate::frames::{Frames, Shared, TimeSource};
 use crate::goals::GoalServer;
+use crate::sensors::{AuvSensors, GroundSensors, SensorGeometry};
 use crate::topics::PoseTopics;
 use crate::velocity::subscribe_cmd_vel;
 use skipper_actionlib::ros1::node::Subscriber;
@@ -9,7 +11,7 @@ use skipper_core::goals::GoalPort;
 use skipper_core::names::ros_name;
 use skipper_core::runner::CycleView;
 use skipper_core::velocity::VelocityInbox;
-use skipper_core::{Observer, RunReport, World};
+use skipper_core::{Observer, RunReport, VehicleKind, World};
 use std::net::IpAddr;
 use std::sync::Arc;
 
@@ -115,15 +117,34 @@ impl RosLink {
         &self.node
     }
 
-    /// Bind the robots of `world`: for each, a server per goal kind its controller
-    /// declares, `cmd_vel`, and pose topics. The observer returned publishes the topics
-    /// every cycle and shuts the servers down when the run ends.
+    /// [`RosLink::serve_with`] a robot with no laser or sonar, in simulated time.
     pub fn serve(
         &self,
         world: &dyn World,
         robots: Vec<Robot>,
     ) -> Result<Box<dyn Observer>, LinkError> {
+        self.serve_with(
+            world,
+            robots,
+            &SensorGeometry::default(),
+            TimeSource::Simulated,
+        )
+    }
+
+    /// Bind the robots of `world`: for each, a server per goal kind its controller
+    /// declares, `cmd_vel`, its pose, odometry and sensor topics (a ground robot's laser
+    /// and sonars as `geometry` describes them), its frames on `/tf`; and `/clock` when
+    /// `time` is simulated. The observer returned publishes every cycle and shuts the
+    /// servers down when the run ends.
+    pub fn serve_with(
+        &self,
+        world: &dyn World,
+        robots: Vec<Robot>,
+        geometry: &SensorGeometry,
+        time: TimeSource,
+    ) -> Result<Box<dyn Observer>, LinkError> {
         let origin = world.geo_origin().unwrap_or((0.0, 0.0));
+        let mut shared = Shared::advertise(&self.node, time)?;
         let mut bound = Vec::new();
         for r in robots {
             let Some(v) = world.vehicle(r.index) else {
@@ -138,14 +159,38 @@ impl RosLink {
                 .map(|k| GoalServer::host(&self.node, &ns, k, r.goals.clone()))
                 .collect::<Result<Vec<_>, _>>()
                 .map_err(LinkError::Ros)?;
+            let kind = v.info().kind;
+            let frames = match kind {
+                VehicleKind::Ground => Frames::ground(&ns),
+                VehicleKind::Auv => Frames::auv(&ns),
+            };
+            let sensors = match kind {
+                VehicleKind::Ground => {
+                    let g = GroundSensors::advertise(
+                        &self.node,
+                        &ns,
+                        frames.clone(),
+                        geometry.clone(),
+                    )?;
+                    shared.add_static(g.static_transforms());
+                    Sensors::Ground(Box::new(g))
+                }
+                VehicleKind::Auv => {
+                    Sensors::Auv(AuvSensors::advertise(&self.node, &ns, frames.clone())?)
+                }
+            };
             bound.push(BoundRobot {
                 index: r.index,
                 servers,
                 _cmd_vel: subscribe_cmd_vel(&self.node, &ns, r.velocity)?,
-                topics: PoseTopics::advertise(&self.node, &ns, v.info().kind, origin)?,
+                topics: PoseTopics::advertise(&self.node, &ns, kind, frames, origin)?,
+                sensors,
             });
         }
-        Ok(Box::new(RobotsOnRos { robots: bound }))
+        Ok(Box::new(RobotsOnRos {
+            robots: bound,
+            shared,
+        }))
     }
 
     /// Unregister and close every connection.
@@ -159,20 +204,38 @@ struct BoundRobot {
     servers: Vec<GoalServer>,
     _cmd_vel: Subscriber,
     topics: PoseTopics,
+    sensors: Sensors,
 }
 
-/// Publishes the robots' topics every cycle; shuts their servers down at the end.
+/// A robot's sensor topics, by its vehicle kind.
+enum Sensors {
+    Ground(Box<GroundSensors>),
+    Auv(AuvSensors),
+}
+
+/// Publishes the robots' topics, `/tf` and `/clock` every cycle; shuts their servers
+/// down at the end.
 struct RobotsOnRos {
     robots: Vec<BoundRobot>,
+    shared: Shared,
 }
 
 impl Observer for RobotsOnRos {
     fn on_cycle(&mut self, view: &CycleView<'_>) {
+        let stamp = self.shared.time().stamp(view.now);
         for r in &mut self.robots {
-            if let Some(s) = view.signals.get(r.index) {
-                r.topics.publish(s);
+            let Some(s) = view.signals.get(r.index) else {
+                continue;
+            };
+            if let Some(tf) = r.topics.publish(s, stamp) {
+                self.shared.push_tf(tf);
+            }
+            match &mut r.sensors {
+                Sensors::Ground(g) => g.publish(s, stamp),
+                Sensors::Auv(a) => a.publish(s, view.now, stamp),
             }
         }
+        self.shared.end_cycle(view.now);
     }
 
     fn on_end(&mut self, _world: &dyn World, _report: &RunReport) {

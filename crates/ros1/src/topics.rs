@@ -1,12 +1,15 @@
 //! A robot's `NS/pose` (`geometry_msgs/PoseStamped`) and `NS/odom` (`nav_msgs/Odometry`,
-//! child frame `base_link`), published every cycle from the signals its vehicle kind
-//! declares: a ground robot's odometry pose (`pose.*`, frame `odom`) and speeds
+//! child frame `NS/base_link`), published every cycle from the signals its vehicle kind
+//! declares: a ground robot's odometry pose (`pose.*`, frame `NS/odom`) and speeds
 //! (`velocity.*`); the AUV's navigation (latitude, longitude, depth, attitude) in the
-//! worksite's frame (`world`: x east, y north, z up, so z is minus the depth).
+//! worksite's frame (`world`: x east, y north, z up, so z is minus the depth). The same
+//! pose is the robot's transform on `/tf` ([`crate::frames`]).
 
-use skipper_actionlib::msg::common::{Header, Odometry, Point, Pose, PoseStamped, Quaternion};
+use crate::frames::{header, transform, Frames};
+use skipper_actionlib::msg::common::{Odometry, Point, Pose, PoseStamped, Quaternion};
+use skipper_actionlib::msg::sensor::TransformStamped;
 use skipper_actionlib::ros1::{Node, RosError, TypedPublisher};
-use skipper_actionlib::{Clock, SystemClock};
+use skipper_actionlib::Time;
 use skipper_core::vocabulary::auv::NavReader;
 use skipper_core::vocabulary::ground::PoseReader;
 use skipper_core::{Pose3, Signals, VehicleKind};
@@ -27,23 +30,24 @@ pub struct PoseTopics {
     odom_msg: Odometry,
     reader: Reader,
     bound: bool,
+    frames: Frames,
 }
 
 /// Where a pose is, how it is turned, and how fast the robot goes.
 struct Reading {
-    frame: &'static str,
     pose: Pose,
     speed: f64,
     turn_rate: f64,
 }
 
 impl PoseTopics {
-    /// Advertise `NS/pose` and `NS/odom` for a vehicle of `kind` (an AUV's in the frame
-    /// whose origin, latitude and longitude in degrees, is `origin`).
+    /// Advertise `NS/pose` and `NS/odom` for a vehicle of `kind` with `frames` (an AUV's
+    /// in the frame whose origin, latitude and longitude in degrees, is `origin`).
     pub fn advertise(
         node: &Node,
         ns: &str,
         kind: VehicleKind,
+        frames: Frames,
         origin: (f64, f64),
     ) -> Result<Self, RosError> {
         let reader = match kind {
@@ -58,6 +62,7 @@ impl PoseTopics {
             odom_msg: Odometry::default(),
             reader,
             bound: false,
+            frames,
         })
     }
 
@@ -75,7 +80,6 @@ impl PoseTopics {
                 let p = r.pose(s)?;
                 let (speed, turn_rate) = r.velocity(s);
                 Some(Reading {
-                    frame: "odom",
                     pose: Pose {
                         position: Point {
                             x: p.x,
@@ -100,7 +104,6 @@ impl PoseTopics {
                 };
                 let q = p.quaternion();
                 Some(Reading {
-                    frame: "world",
                     pose: Pose {
                         position: Point {
                             x: p.x,
@@ -121,23 +124,31 @@ impl PoseTopics {
         }
     }
 
-    /// Publish the pose the signals give (nothing while the robot reports none).
-    pub fn publish(&mut self, s: &Signals) {
-        let Some(r) = self.read(s) else { return };
+    /// Publish the pose the signals give, stamped `stamp`, and return it as the robot's
+    /// transform for `/tf` (nothing while the robot reports no pose).
+    pub fn publish(&mut self, s: &Signals, stamp: Time) -> Option<TransformStamped> {
+        let r = self.read(s)?;
         self.seq = self.seq.wrapping_add(1);
-        let header = Header {
-            seq: self.seq,
-            stamp: SystemClock.now(),
-            frame_id: r.frame.into(),
-        };
-        self.pose_msg.header = header.clone();
+        let mut h = header(stamp, &self.frames.odom);
+        h.seq = self.seq;
+        self.pose_msg.header = h.clone();
         self.pose_msg.pose = r.pose.clone();
         self.pose.publish(&self.pose_msg);
-        self.odom_msg.header = header;
-        self.odom_msg.child_frame_id = "base_link".into();
-        self.odom_msg.pose.pose = r.pose;
+        self.odom_msg.header = h;
+        if self.odom_msg.child_frame_id != self.frames.base {
+            self.odom_msg.child_frame_id = self.frames.base.clone();
+        }
+        self.odom_msg.pose.pose = r.pose.clone();
         self.odom_msg.twist.twist.linear.x = r.speed;
         self.odom_msg.twist.twist.angular.z = r.turn_rate;
         self.odom.publish(&self.odom_msg);
+        let p = &r.pose.position;
+        Some(transform(
+            stamp,
+            &self.frames.odom,
+            &self.frames.base,
+            (p.x, p.y, p.z),
+            r.pose.orientation,
+        ))
     }
 }

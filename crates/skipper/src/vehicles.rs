@@ -179,6 +179,36 @@ pub fn default_rate(world: &dyn World) -> f64 {
     }
 }
 
+/// The opening of a Pioneer sonar's cone (deg).
+const SONAR_CONE_DEG: f64 = 30.0;
+
+/// The simulated Pioneer's laser and sonar ring as `skipper-sim` has them, for the ROS 1
+/// topics (`scan`, `sonar`) and their frames.
+pub fn ros1_sensors() -> skipper_ros1::SensorGeometry {
+    use skipper_sim::ground::params;
+    let ranges = skipper_sim::spec::Settings::default();
+    skipper_ros1::SensorGeometry {
+        laser: Some(skipper_ros1::LaserGeometry {
+            x: params::LASER_X,
+            angle_min: params::LASER_FIRST_DEG.to_radians(),
+            angle_increment: std::f64::consts::PI / (params::LASER_BEAMS as f64 - 1.0),
+            range_min: 0.02,
+            range_max: ranges.laser_range,
+        }),
+        sonar: params::SONAR_RING
+            .iter()
+            .map(|&(x_mm, y_mm, deg)| skipper_ros1::SonarGeometry {
+                x: x_mm / 1000.0,
+                y: y_mm / 1000.0,
+                yaw: deg.to_radians(),
+                field_of_view: SONAR_CONE_DEG.to_radians(),
+                min_range: 0.1,
+                max_range: ranges.sonar_range,
+            })
+            .collect(),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -44,7 +44,7 @@ fn goto_over_ros_with_feedback_cancel_and_pose() {
         (first.pose.position.x - 1.0).hypot(first.pose.position.y - 0.5) < 0.3,
         "{first:?}"
     );
-    assert_eq!(first.header.frame_id, "odom");
+    assert_eq!(first.header.frame_id, "robot1/odom");
     let cmd = TypedPublisher::<Twist>::advertise(&node, "/robot1/cmd_vel", false).unwrap();
     let start = Instant::now();
     while start.elapsed() < Duration::from_millis(1500) {

@@ -23,6 +23,7 @@ pub mod json;
 pub mod loader;
 pub mod parse;
 pub mod schema;
+pub mod sensor;
 pub mod skipper_msgs;
 pub mod test_actions;
 pub mod yaml;

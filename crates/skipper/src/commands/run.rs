@@ -194,7 +194,19 @@ pub fn run(args: RunArgs) -> Result<u8, Failure> {
                 velocity: s.velocity.clone(),
             })
             .collect();
-        let topics = link.serve(runner.world(), robots).map_err(ros_failure)?;
+        let time = if real_robot {
+            skipper_ros1::TimeSource::Wall
+        } else {
+            skipper_ros1::TimeSource::Simulated
+        };
+        let topics = link
+            .serve_with(
+                runner.world(),
+                robots,
+                &crate::vehicles::ros1_sensors(),
+                time,
+            )
+            .map_err(ros_failure)?;
         runner.add_observer(topics);
     }
     if args.ros2 {

@@ -1,0 +1,256 @@
+//! A robot's sensor topics under its namespace, from the signals its vehicle kind
+//! declares: a ground robot's `scan` (`sensor_msgs/LaserScan`, frame `robot1/laser`),
+//! `sonar` (one `sensor_msgs/Range` per transducer, frame `robot1/sonar_<k>`: a Range
+//! keeps each cone's opening and limits, which ROS's range sensor layers read and a point
+//! cloud would lose; this is also what Skipper's ROS 2 node does) and `battery`
+//! (`sensor_msgs/BatteryState`); an AUV's `depth` and `altitude` (`std_msgs/Float64`,
+//! m) and `gps/fix` (`sensor_msgs/NavSatFix`, once per fix, which only comes at the
+//! surface). Messages are kept and refilled every cycle.
+
+use crate::frames::{header, transform, Frames};
+use skipper_actionlib::msg::common::Quaternion;
+use skipper_actionlib::msg::sensor::{
+    BatteryState, Float64, LaserScan, NavSatFix, NavSatStatus, Range, TransformStamped,
+};
+use skipper_actionlib::ros1::{Node, RosError, TypedPublisher};
+use skipper_actionlib::Time;
+use skipper_core::vocabulary::{auv, ground, SignalFamily};
+use skipper_core::{SignalId, Signals, Value};
+use std::time::Duration;
+
+/// Where a laser sits and what it sees.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct LaserGeometry {
+    /// its position ahead of the robot's centre (m)
+    pub x: f64,
+    /// the first beam's angle (rad, 0 ahead, counter-clockwise)
+    pub angle_min: f64,
+    /// between beams (rad)
+    pub angle_increment: f64,
+    /// shortest range (m)
+    pub range_min: f64,
+    /// longest range (m)
+    pub range_max: f64,
+}
+
+/// Where a sonar transducer sits and what it sees.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct SonarGeometry {
+    /// position in the robot's frame (m)
+    pub x: f64,
+    /// position (m)
+    pub y: f64,
+    /// direction (rad)
+    pub yaw: f64,
+    /// the cone's opening (rad)
+    pub field_of_view: f64,
+    /// shortest range (m)
+    pub min_range: f64,
+    /// longest range (m)
+    pub max_range: f64,
+}
+
+/// A ground robot's sensors, as the vehicle describes them.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct SensorGeometry {
+    /// the laser, if it has one
+    pub laser: Option<LaserGeometry>,
+    /// the sonar ring, in signal order
+    pub sonar: Vec<SonarGeometry>,
+}
+
+fn family(s: &Signals, f: &SignalFamily) -> Vec<SignalId> {
+    (0..).map_while(|k| f.id(s, k)).collect()
+}
+
+fn range_of(s: &Signals, id: SignalId) -> f32 {
+    s.f64(id).map_or(f32::INFINITY, |r| r as f32)
+}
+
+/// A ground robot's scan, sonar and battery.
+pub struct GroundSensors {
+    frames: Frames,
+    geometry: SensorGeometry,
+    scan: TypedPublisher<LaserScan>,
+    sonar: TypedPublisher<Range>,
+    battery: TypedPublisher<BatteryState>,
+    scan_msg: LaserScan,
+    sonar_msg: Range,
+    battery_msg: BatteryState,
+    ids: Option<GroundIds>,
+}
+
+struct GroundIds {
+    laser: Vec<SignalId>,
+    sonar: Vec<SignalId>,
+    volts: Option<SignalId>,
+    charge: Option<SignalId>,
+}
+
+impl GroundSensors {
+    /// Advertise `NS/scan`, `NS/sonar` and `NS/battery`.
+    pub fn advertise(
+        node: &Node,
+        ns: &str,
+        frames: Frames,
+        geometry: SensorGeometry,
+    ) -> Result<Self, RosError> {
+        let mut scan_msg = LaserScan::default();
+        if let Some(l) = geometry.laser {
+            scan_msg.angle_min = l.angle_min as f32;
+            scan_msg.angle_increment = l.angle_increment as f32;
+            scan_msg.range_min = l.range_min as f32;
+            scan_msg.range_max = l.range_max as f32;
+        }
+        let battery_msg = BatteryState {
+            temperature: f32::NAN,
+            current: f32::NAN,
+            charge: f32::NAN,
+            capacity: f32::NAN,
+            design_capacity: f32::NAN,
+            power_supply_status: BatteryState::STATUS_DISCHARGING,
+            power_supply_health: BatteryState::HEALTH_GOOD,
+            present: true,
+            ..BatteryState::default()
+        };
+        Ok(Self {
+            scan: TypedPublisher::advertise(node, &format!("{ns}/scan"), false)?,
+            sonar: TypedPublisher::advertise(node, &format!("{ns}/sonar"), false)?,
+            battery: TypedPublisher::advertise(node, &format!("{ns}/battery"), false)?,
+            scan_msg,
+            sonar_msg: Range {
+                radiation_type: Range::ULTRASOUND,
+                ..Range::default()
+            },
+            battery_msg,
+            frames,
+            geometry,
+            ids: None,
+        })
+    }
+
+    /// The fixed transforms of the laser and the sonar transducers (`/tf_static`).
+    pub fn static_transforms(&self) -> Vec<TransformStamped> {
+        let f = &self.frames;
+        let mut out: Vec<_> = self
+            .geometry
+            .laser
+            .iter()
+            .map(|l| {
+                transform(
+                    Time::default(),
+                    &f.base,
+                    &f.laser,
+                    (l.x, 0.0, 0.0),
+                    Quaternion::from_yaw(0.0),
+                )
+            })
+            .collect();
+        for (k, s) in self.geometry.sonar.iter().enumerate() {
+            let child = format!("{}{k}", f.sonar);
+            out.push(transform(
+                Time::default(),
+                &f.base,
+                &child,
+                (s.x, s.y, 0.0),
+                Quaternion::from_yaw(s.yaw),
+            ));
+        }
+        out
+    }
+
+    /// Publish this cycle's readings, stamped `stamp`.
+    pub fn publish(&mut self, s: &Signals, stamp: Time) {
+        let ids = self.ids.get_or_insert_with(|| GroundIds {
+            laser: family(s, &ground::LASER),
+            sonar: family(s, &ground::SONAR),
+            volts: ground::BATTERY_VOLTAGE.id(s),
+            charge: ground::BATTERY_CHARGE.id(s),
+        });
+        if self.geometry.laser.is_some() && !ids.laser.is_empty() {
+            let m = &mut self.scan_msg;
+            m.header = header(stamp, &self.frames.laser);
+            m.ranges.clear();
+            m.ranges.extend(ids.laser.iter().map(|&id| range_of(s, id)));
+            m.angle_max = m.angle_min + m.angle_increment * (m.ranges.len() as f32 - 1.0);
+            self.scan.publish(m);
+        }
+        for (k, (g, &id)) in self.geometry.sonar.iter().zip(&ids.sonar).enumerate() {
+            let m = &mut self.sonar_msg;
+            m.header = header(stamp, &format!("{}{k}", self.frames.sonar));
+            m.field_of_view = g.field_of_view as f32;
+            m.min_range = g.min_range as f32;
+            m.max_range = g.max_range as f32;
+            m.range = range_of(s, id);
+            self.sonar.publish(m);
+        }
+        if let Some(v) = ids.volts.and_then(|id| s.f64(id)) {
+            let m = &mut self.battery_msg;
+            m.header = header(stamp, &self.frames.base);
+            m.voltage = v as f32;
+            m.percentage = ids
+                .charge
+                .and_then(|id| s.f64(id))
+                .map_or(f32::NAN, |c| (c / 100.0) as f32);
+            self.battery.publish(m);
+        }
+    }
+}
+
+/// An AUV's depth, altitude and GPS fixes.
+pub struct AuvSensors {
+    frames: Frames,
+    depth: TypedPublisher<Float64>,
+    altitude: TypedPublisher<Float64>,
+    fix: TypedPublisher<NavSatFix>,
+    ids: Option<[Option<SignalId>; 3]>,
+}
+
+impl AuvSensors {
+    /// Advertise `NS/depth`, `NS/altitude` and `NS/gps/fix`.
+    pub fn advertise(node: &Node, ns: &str, frames: Frames) -> Result<Self, RosError> {
+        Ok(Self {
+            frames,
+            depth: TypedPublisher::advertise(node, &format!("{ns}/depth"), false)?,
+            altitude: TypedPublisher::advertise(node, &format!("{ns}/altitude"), false)?,
+            fix: TypedPublisher::advertise(node, &format!("{ns}/gps/fix"), false)?,
+            ids: None,
+        })
+    }
+
+    /// Publish this cycle's readings at run time `now`, stamped `stamp`.
+    pub fn publish(&mut self, s: &Signals, now: Duration, stamp: Time) {
+        let [depth, altitude, fix] = *self.ids.get_or_insert_with(|| {
+            [
+                &auv::DEPTH,
+                &auv::HEIGHT_ABOVE_SEA_FLOOR,
+                &auv::PLATFORM_LOCATION_FIX,
+            ]
+            .map(|spec| spec.id(s))
+        });
+        if let Some(d) = depth.and_then(|id| s.f64(id)) {
+            self.depth.publish(&Float64 { data: d });
+        }
+        if let Some(a) = altitude.and_then(|id| s.f64(id)) {
+            self.altitude.publish(&Float64 { data: a });
+        }
+        // a fix is published in the cycle it arrives
+        let Some(id) = fix.filter(|&id| s.updated_at(id) == Some(now)) else {
+            return;
+        };
+        if let Value::Position { lat, lon } = s.get(id) {
+            self.fix.publish(&NavSatFix {
+                header: header(stamp, &self.frames.base),
+                status: NavSatStatus {
+                    status: NavSatStatus::STATUS_FIX,
+                    service: NavSatStatus::SERVICE_GPS,
+                },
+                latitude: *lat,
+                longitude: *lon,
+                altitude: 0.0,
+                position_covariance: [0.0; 9],
+                position_covariance_type: 0,
+            });
+        }
+    }
+}
