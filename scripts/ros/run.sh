@@ -5,7 +5,8 @@
 #  2. Skipper's clients against rospy's SimpleActionServer and ActionServer;
 #  3. `skipper run --ros`: a goto goal with `skipper action send`, and `rosnode info`,
 #     `rostopic info` / `rostopic echo` on Skipper's node; /clock with use_sim_time, /tf
-#     with Debian's tf2 listener, the sensors (frames.py);
+#     with Debian's tf2 listener, the sensors (frames.py); move_base and
+#     move_base_simple/goal (navigation.py);
 #  4. the Python SimpleActionClient sending run_option goals to an XABSL run and
 #     run_mission goals to a mission run (goals.py), and `skipper action send` with
 #     run_option, and a goto goal to the AUV of the mission run.
@@ -66,6 +67,8 @@ grep -q 'child_frame_id: "robot1/base_link"' <<<"$echo_odom" || fail "odom: $ech
 ok "rostopic echo /robot1/odom"
 frames_out="$($ROS_PY scripts/ros/frames.py 2>&1)" || fail "frames, time and sensors: $frames_out"
 while read -r line; do case "$line" in ok*) checks=$((checks + 1)); echo "$line" ;; esac; done <<<"$frames_out"
+nav_out="$($ROS_PY scripts/ros/navigation.py 2>&1)" || fail "navigation clients: $nav_out"
+while read -r line; do case "$line" in ok*) checks=$((checks + 1)); echo "$line" ;; esac; done <<<"$nav_out"
 echo_scan="$(timeout 20 rostopic echo -n 1 /robot1/scan/header 2>&1)" || fail "rostopic echo scan: $echo_scan"
 grep -q 'frame_id: "robot1/laser"' <<<"$echo_scan" || fail "scan: $echo_scan"
 ok "rostopic echo /robot1/scan/header"

@@ -13,7 +13,14 @@
 //!   stop, at the robot's next cycle), then PREEMPTED with the controller's text;
 //! - replaced by a goal from another source (the dashboard): ABORTED;
 //! - the end of the run: ABORTED, "the run ended".
+//!
+//! A ground robot's goto kind is also served as `NS/move_base`
+//! (`move_base_msgs/MoveBase`, as navigation clients send it): the goal's
+//! `target_pose` position is the goto's target; its frame must be the robot's odometry
+//! frame (`odom`, `NS/odom`, or empty) or `map` (Skipper has no localization: `map` is
+//! the odometry frame); the result is empty and no feedback is sent.
 
+use skipper_actionlib::msg::dynamic::Value;
 use skipper_actionlib::msg::json::{from_json, to_json};
 use skipper_actionlib::msg::loader::TypeLoader;
 use skipper_actionlib::ros1::action::server_config_from_params;
@@ -49,6 +56,18 @@ pub fn action_type(kind: &GoalKind) -> Result<DynAction, String> {
         .map_err(|e| e.to_string())
 }
 
+/// How goals and results look on the wire.
+#[derive(Debug, Clone)]
+enum Wire {
+    /// The kind's own action type: its fields, by name.
+    Kind,
+    /// `move_base_msgs/MoveBase` for a goto kind; the frames a target may be in.
+    MoveBase(Vec<String>),
+}
+
+/// The action type of `move_base` (compiled in, `move_base_msgs/MoveBase`).
+pub const MOVE_BASE: &str = "move_base_msgs/MoveBase";
+
 /// One kind's server, kept alive while the run goes on.
 pub struct GoalServer {
     server: SimpleActionServer<DynAction>,
@@ -64,14 +83,56 @@ impl GoalServer {
         port: Arc<dyn GoalPort>,
     ) -> Result<Self, String> {
         let name = format!("{ns}/{}", kind.name);
-        let action = action_type(kind)?;
+        Self::host_as(node, &name, action_type(kind)?, Wire::Kind, kind, port)
+    }
+
+    /// Host `NS/move_base` for `kind`, a goto (`x`, `y` fields), when the robot has one:
+    /// `None` if `kind` is not a goto.
+    pub fn host_move_base(
+        node: &Node,
+        ns: &str,
+        kind: &'static GoalKind,
+        port: Arc<dyn GoalPort>,
+    ) -> Option<Result<Self, String>> {
+        if kind.type_name != "skipper_msgs/Goto" {
+            return None;
+        }
+        let action = match TypeLoader::global().action(MOVE_BASE) {
+            Ok(a) => DynAction(a),
+            Err(e) => return Some(Err(e.to_string())),
+        };
+        let frames = ["", "odom", "map"]
+            .iter()
+            .map(|f| f.to_string())
+            .chain([format!("{ns}/odom")])
+            .chain(node.resolve(&format!("{ns}/odom")).ok())
+            .collect();
+        let name = format!("{ns}/move_base");
+        Some(Self::host_as(
+            node,
+            &name,
+            action,
+            Wire::MoveBase(frames),
+            kind,
+            port,
+        ))
+    }
+
+    fn host_as(
+        node: &Node,
+        name: &str,
+        action: DynAction,
+        wire: Wire,
+        kind: &'static GoalKind,
+        port: Arc<dyn GoalPort>,
+    ) -> Result<Self, String> {
         let a = ActionServer::with_type(
             action.clone(),
-            server_config_from_params(node, &name),
+            server_config_from_params(node, name),
             Arc::new(SystemClock),
         );
-        let binding = ActionServerBinding::new(node, &name, &a).map_err(|e| e.to_string())?;
-        let server = serve(a, action, kind, port);
+        let binding = ActionServerBinding::new(node, name, &a).map_err(|e| e.to_string())?;
+        let server = serve_as(a, action, wire, kind, port);
         Ok(Self {
             server,
             _binding: binding,
@@ -91,12 +152,23 @@ pub fn serve(
     kind: &'static GoalKind,
     port: Arc<dyn GoalPort>,
 ) -> SimpleActionServer<DynAction> {
+    serve_as(server, action, Wire::Kind, kind, port)
+}
+
+fn serve_as(
+    server: ActionServer<DynAction>,
+    action: DynAction,
+    wire: Wire,
+    kind: &'static GoalKind,
+    port: Arc<dyn GoalPort>,
+) -> SimpleActionServer<DynAction> {
     let s = SimpleActionServer::with_execute_callback(
         server,
         move |s: &SimpleActionServer<DynAction>, goal: DynMessage| {
             Execution {
                 s,
                 action: &action,
+                wire: &wire,
                 kind,
                 port: &*port,
             }
@@ -121,15 +193,36 @@ fn message(action: &DynAction, r: &Record, result: bool) -> Result<DynMessage, S
 struct Execution<'a> {
     s: &'a SimpleActionServer<DynAction>,
     action: &'a DynAction,
+    wire: &'a Wire,
     kind: &'static GoalKind,
     port: &'a dyn GoalPort,
 }
 
 impl Execution<'_> {
+    /// The goal layer's record of a goal from the wire.
+    fn record(&self, goal: &DynMessage) -> Result<Record, String> {
+        let Wire::MoveBase(frames) = self.wire else {
+            return Record::from_json(self.kind.goal, &to_json(goal)).map_err(|e| e.to_string());
+        };
+        let f = |p: &str| goal.path(p).and_then(Value::as_f64).unwrap_or(0.0);
+        let frame = goal
+            .path("target_pose.header.frame_id")
+            .and_then(Value::as_str)
+            .unwrap_or("");
+        if !frames.iter().any(|k| k == frame) {
+            return Err(format!(
+                "move_base: a target in frame `{frame}` (this robot takes targets in {})",
+                frames[1..].join(", ")
+            ));
+        }
+        Ok(Record::defaults(self.kind.goal)
+            .with("x", f("target_pose.pose.position.x"))
+            .with("y", f("target_pose.pose.position.y")))
+    }
+
     fn run(&self, goal: &DynMessage) -> Result<(), String> {
-        let record = Record::from_json(self.kind.goal, &to_json(goal));
-        let id = match record
-            .map_err(|e| e.to_string())
+        let id = match self
+            .record(goal)
             .and_then(|r| self.port.send(self.kind.name, r).map_err(|e| e.to_string()))
         {
             Ok(id) => id,
@@ -155,6 +248,9 @@ impl Execution<'_> {
     /// Publish the update's feedback if it is new.
     fn feed_back(&self, u: &GoalUpdate, sent: &mut Option<Record>) -> Result<(), String> {
         let Some(f) = &u.feedback else { return Ok(()) };
+        if matches!(self.wire, Wire::MoveBase(_)) {
+            return Ok(());
+        }
         if sent.as_ref() == Some(f) {
             return Ok(());
         }
@@ -165,6 +261,9 @@ impl Execution<'_> {
     }
 
     fn result(&self, r: Option<&Record>, how: Ending) -> Result<DynMessage, String> {
+        if matches!(self.wire, Wire::MoveBase(_)) {
+            return Ok(DynMessage::new(self.action.schema().result().clone()));
+        }
         match r {
             Some(r) => message(self.action, r, true),
             None => message(self.action, &self.kind.ending_result(how), true),

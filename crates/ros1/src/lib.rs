@@ -5,6 +5,8 @@
 //!   ([`goals`]): `/robot1/goto` (`skipper_msgs/Goto`), `/robot1/run_option`, ... with the
 //!   action type made at run time from the kind's fields, so a new kind needs no code here;
 //! - `cmd_vel` (`geometry_msgs/Twist`) into its velocity inbox ([`velocity`]);
+//! - a ground robot's goto also as `move_base` (`move_base_msgs/MoveBase`, [`goals`]) and
+//!   `move_base_simple/goal` ([`navigation`]), as navigation clients and rviz send them;
 //! - `pose` (`geometry_msgs/PoseStamped`) and `odom` (`nav_msgs/Odometry`) every cycle,
 //!   from the signals of its vehicle kind's vocabulary ([`topics`]);
 //! - its sensors: `scan`, `sonar`, `battery`; an AUV's `depth`, `altitude`, `gps/fix`
@@ -19,6 +21,7 @@
 pub mod frames;
 pub mod goals;
 pub mod link;
+pub mod navigation;
 pub mod sensors;
 pub mod topics;
 pub mod velocity;

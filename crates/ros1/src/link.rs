@@ -2,6 +2,7 @@
 
 use crate::frames::{Frames, Shared, TimeSource};
 use crate::goals::GoalServer;
+use crate::navigation::subscribe_simple_goal;
 use crate::sensors::{AuvSensors, GroundSensors, SensorGeometry};
 use crate::topics::PoseTopics;
 use crate::velocity::subscribe_cmd_vel;
@@ -152,14 +153,25 @@ impl RosLink {
             };
             // relative: the node's namespace (__ns:=, ROS_NAMESPACE) puts the robots in it
             let ns = ros_name(&v.info().name);
-            let servers = r
-                .goals
-                .kinds()
-                .into_iter()
+            let kinds = r.goals.kinds();
+            let mut servers = kinds
+                .iter()
                 .map(|k| GoalServer::host(&self.node, &ns, k, r.goals.clone()))
                 .collect::<Result<Vec<_>, _>>()
                 .map_err(LinkError::Ros)?;
             let kind = v.info().kind;
+            let goto = kinds
+                .iter()
+                .copied()
+                .filter(|_| kind == VehicleKind::Ground)
+                .find(|k| k.type_name == "skipper_msgs/Goto");
+            let mut simple_goal = None;
+            if let Some(k) = goto {
+                if let Some(s) = GoalServer::host_move_base(&self.node, &ns, k, r.goals.clone()) {
+                    servers.push(s.map_err(LinkError::Ros)?);
+                }
+                simple_goal = Some(subscribe_simple_goal(&self.node, &ns, k, r.goals.clone())?);
+            }
             let frames = match kind {
                 VehicleKind::Ground => Frames::ground(&ns),
                 VehicleKind::Auv => Frames::auv(&ns),
@@ -183,6 +195,7 @@ impl RosLink {
                 index: r.index,
                 servers,
                 _cmd_vel: subscribe_cmd_vel(&self.node, &ns, r.velocity)?,
+                _simple_goal: simple_goal,
                 topics: PoseTopics::advertise(&self.node, &ns, kind, frames, origin)?,
                 sensors,
             });
@@ -203,6 +216,7 @@ struct BoundRobot {
     index: usize,
     servers: Vec<GoalServer>,
     _cmd_vel: Subscriber,
+    _simple_goal: Option<Subscriber>,
     topics: PoseTopics,
     sensors: Sensors,
 }

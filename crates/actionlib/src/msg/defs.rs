@@ -97,6 +97,10 @@ fn builtin(r: &mut Registry) {
             "actionlib/TwoInts",
             include_str!("defs/actionlib_TwoInts.action"),
         ),
+        (
+            "move_base_msgs/MoveBase",
+            include_str!("defs/move_base_msgs_MoveBase.action"),
+        ),
     ] {
         if let Ok(msgs) = action_texts(name, text) {
             for (n, t) in msgs {

@@ -149,7 +149,7 @@ mod tests {
     use crate::msg::Message;
 
     /// The md5sums of Debian's generated Python classes (python3-sensor-msgs and friends,
-    /// printed by `_md5sum` here).
+    /// printed by `_md5sum` here), and of the compiled-in `move_base_msgs/MoveBase`.
     #[test]
     fn md5sums_are_those_of_debians_classes() {
         let want = [
@@ -174,6 +174,22 @@ mod tests {
             (Log::type_name(), "acffd30cd6b6de30f120938c17c593fb"),
             (Float64::type_name(), "fdb28210bfa9d7c91146260178d9a584"),
             (Bool::type_name(), "8b94c1b53db61fb6aed406028ad6332a"),
+            (
+                "move_base_msgs/MoveBaseAction",
+                "70b6aca7c7f7746d8d1609ad94c80bb8",
+            ),
+            (
+                "move_base_msgs/MoveBaseActionGoal",
+                "660d6895a1b9a16dce51fbdd9a64a56b",
+            ),
+            (
+                "move_base_msgs/MoveBaseActionFeedback",
+                "7d1870ff6e0decea702b943b5af0b42e",
+            ),
+            (
+                "move_base_msgs/MoveBaseActionResult",
+                "1eb06eeff08fa7ea874431638cb52332",
+            ),
         ];
         for (ty, md5) in want {
             assert_eq!(

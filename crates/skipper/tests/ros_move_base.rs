@@ -1,0 +1,106 @@
+//! Navigation clients drive Skipper's ground robots (fake master): a
+//! `move_base_msgs/MoveBase` goal on `/robot1/move_base` (sent by `skipper action send`,
+//! which knows the type only from its definition) and a pose on
+//! `/robot1/move_base_simple/goal` (what rviz's "2D Nav Goal" publishes) each take the
+//! robot to the target; a target in a frame the robot does not know is ABORTED.
+
+use skipper_actionlib::msg::common::{Header, Point, Pose, PoseStamped, Quaternion};
+use skipper_actionlib::ros1::action::{subscribe, TypedPublisher};
+use skipper_actionlib::ros1::testing::FakeMaster;
+use skipper_actionlib::ros1::{Node, NodeConfig};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+mod ros_cli;
+use ros_cli::{send, succeeded, Run};
+
+#[cfg(unix)]
+#[test]
+fn move_base_and_move_base_simple_drive_the_robot() {
+    let m = FakeMaster::start().unwrap();
+    let _run = Run::start(&["run", "--ros", &m.uri, "--no-log", "--until", "300"]);
+    let out = send(
+        &m.uri,
+        &[
+            "/robot1/move_base",
+            "target_pose.header.frame_id=robot1/odom",
+            "target_pose.pose.position.x=1.0",
+            "target_pose.pose.position.y=0.5",
+            "--wait",
+            "20s",
+        ],
+    );
+    let text = succeeded(&out);
+    assert!(text.contains("SUCCEEDED"), "{text}");
+
+    let mut c = NodeConfig::from_env("/nav_client");
+    c.master_uri = m.uri.clone();
+    let node = Node::new(c).unwrap();
+    let last: Arc<Mutex<Option<PoseStamped>>> = Arc::default();
+    let l2 = last.clone();
+    let _sub = subscribe::<PoseStamped>(&node, "/robot1/pose", move |p, _| {
+        *l2.lock().unwrap() = Some(p)
+    })
+    .unwrap();
+    let at = |x: f64, y: f64, within: f64| {
+        let start = Instant::now();
+        loop {
+            if let Some(p) = last.lock().unwrap().as_ref() {
+                if (p.pose.position.x - x).hypot(p.pose.position.y - y) < within {
+                    return;
+                }
+            }
+            assert!(
+                start.elapsed() < Duration::from_secs(60),
+                "never near ({x}, {y})"
+            );
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    };
+    // move_base ended where it was sent (the goto's default tolerance)
+    at(1.0, 0.5, 0.3);
+
+    // rviz's goal, published once Skipper's subscriber is connected: the robot drives there
+    let goal =
+        TypedPublisher::<PoseStamped>::advertise(&node, "/robot1/move_base_simple/goal", false)
+            .unwrap();
+    let target = PoseStamped {
+        header: Header {
+            frame_id: "map".into(),
+            ..Header::default()
+        },
+        pose: Pose {
+            position: Point {
+                x: -1.0,
+                y: -0.5,
+                z: 0.0,
+            },
+            orientation: Quaternion::from_yaw(0.0),
+        },
+    };
+    let start = Instant::now();
+    while goal.raw().subscribers().is_empty() {
+        assert!(start.elapsed() < Duration::from_secs(20), "no subscriber");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    goal.publish(&target);
+    at(-1.0, -0.5, 0.3);
+
+    // a frame the robot does not know
+    let out = send(
+        &m.uri,
+        &[
+            "/robot1/move_base",
+            "target_pose.header.frame_id=robot2/odom",
+            "target_pose.pose.position.x=3",
+            "--wait",
+            "20s",
+        ],
+    );
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{text}");
+    assert!(
+        text.contains("ABORTED") && text.contains("robot2/odom"),
+        "{text}"
+    );
+}
