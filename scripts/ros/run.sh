@@ -45,7 +45,7 @@ for _ in $(seq 100); do grep -q "python servers ready" "$tmp/py_servers.log" && 
 source scripts/ros/lua_check.sh
 
 echo "== 3. skipper run --ros"
-"$SKIPPER_BIN" run --ros --no-log >"$tmp/run.log" 2>&1 &
+"$SKIPPER_BIN" run --ros --log "$tmp/run3.mcap" >"$tmp/run.log" 2>&1 &
 pids+=($!)
 "$SKIPPER_BIN" action send /robot1/goto x=1 y=0.5 --wait 20s >"$tmp/send.log" 2>&1 || fail "skipper action send"
 grep -qzP "feedback:\n  distance: " "$tmp/send.log" || fail "no feedback printed"
@@ -80,12 +80,27 @@ grep -q "average rate" <<<"$hz" || fail "rostopic hz status: $hz"
 ok "rostopic hz /robot1/goto/status: $hz"
 timeout 10 rostopic pub -r 10 /robot1/cmd_vel geometry_msgs/Twist '{linear: {x: 0.3}, angular: {z: 0.2}}' >/dev/null 2>&1 &
 pids+=($!)
-sleep 3
-tw="$(timeout 20 rostopic echo -n 1 /robot1/odom/twist/twist/linear/x 2>&1)" || fail "echo twist"
-grep -q "0.3" <<<"$tw" || fail "cmd_vel not obeyed: $tw"
+# wait (up to 20 s) for odometry that goes at the commanded 0.3 m/s
+$ROS_PY - <<'PY' || fail "cmd_vel not obeyed"
+import sys, time, rospy
+from nav_msgs.msg import Odometry
+rospy.init_node("skipper_cmd_vel_check")
+end = time.monotonic() + 20
+while time.monotonic() < end:
+    if abs(rospy.wait_for_message("/robot1/odom", Odometry, 20).twist.twist.linear.x - 0.3) < 1e-6:
+        sys.exit(0)
+sys.exit(1)
+PY
 ok "rostopic pub /robot1/cmd_vel drives the robot"
-kill -INT "${pids[-1]}" "${pids[-2]}" 2>/dev/null || true   # rostopic pub, the run
-wait "${pids[-1]}" "${pids[-2]}" 2>/dev/null || true
+kill -INT "${pids[-1]}" 2>/dev/null || true   # rostopic pub
+wait "${pids[-1]}" 2>/dev/null || true
+# rosnode kill ends the run as rospy's nodes end: exit status 0, the run log closed
+timeout 20 rosnode kill /skipper >"$tmp/rosnode_kill.log" 2>&1 || fail "rosnode kill /skipper"
+rc=0; wait "${pids[-2]}" || rc=$?
+[ "$rc" = 0 ] || fail "skipper run ended with $rc after rosnode kill"
+$ROS_PY -c 'import sys; d = open(sys.argv[1], "rb").read(); sys.exit(0 if d.endswith(b"\x89MCAP0\r\n") else 1)' \
+  "$tmp/run3.mcap" || fail "the run log was not closed after rosnode kill"
+ok "rosnode kill /skipper: the run ended with exit 0 and a closed log"
 
 echo "== 4. run_option and run_mission with the Python SimpleActionClient"
 "$SKIPPER_BIN" run examples/xabsl/goals/agents.xabsl --ros --no-log --speed 4 >"$tmp/run_xabsl.log" 2>&1 &
