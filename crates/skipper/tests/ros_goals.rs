@@ -264,6 +264,10 @@ fn run_option_goals_choose_the_agents_option() {
         "{}",
         a.goal_status_text()
     );
+    // feedback and result come on two connections: the feedback may arrive after it
+    wait_until("turn_to's feedback", Duration::from_secs(10), || {
+        !fb.lock().unwrap().is_empty()
+    });
     let fb = fb.lock().unwrap().clone();
     assert_eq!(
         fb.first().map(String::as_str),
@@ -409,8 +413,10 @@ fn run_mission_goals_fly_missions_on_the_auv() {
     assert!(a.wait_for_result(long));
     assert_eq!(a.state(), StatusCode::Succeeded, "{}", a.goal_status_text());
     assert_eq!(a.result().map(|r| r.outcome), Some("completed".to_string()));
-    let fb = fb.lock().unwrap().clone();
-    assert!(fb.iter().any(|f| f.contains("Pause")), "{fb:?}");
+    // feedback and result come on two connections: the feedback may arrive after it
+    wait_until("the mission's feedback", Duration::from_secs(10), || {
+        fb.lock().unwrap().iter().any(|f| f.contains("Pause"))
+    });
 
     // the top-level WITHIN expires: ABORTED, outcome timed_out
     send_mission(&a, &late);
@@ -513,6 +519,14 @@ fn goto_goals_fly_the_auv_and_its_mission_drives_again_after() {
     assert_eq!(a.goal_status_text(), "reached");
     let r = a.result().unwrap();
     assert!((r.x + 120.0).hypot(r.y - 80.0) <= AUV_TOLERANCE, "{r:?}");
+    // feedback and result come on two connections: the last feedback may arrive after
+    // it (the goal's last report carries the distance at arrival)
+    wait_until("the feedback at arrival", Duration::from_secs(10), || {
+        fb.lock()
+            .unwrap()
+            .last()
+            .is_some_and(|d| *d <= AUV_TOLERANCE + 1.0)
+    });
     let fb = fb.lock().unwrap().clone();
     assert!(fb.first().is_some_and(|d| *d > 140.0), "{fb:?}");
     // once heading there, the distance only shrinks
