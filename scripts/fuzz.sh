@@ -5,7 +5,7 @@
 # input in fuzz/artifacts/<target>/.
 #
 #   scripts/fuzz.sh                    every target for FUZZ_SECONDS each (default 30;
-#                                      .ci/run uses 20) on a scratch copy of its corpus
+#                                      .ci/run uses 10) on a scratch copy of its corpus
 #   scripts/fuzz.sh --long [N] [T...]  a campaign: N executions per target (default 10^7),
 #                                      one target at a time under nice -n 19; the new
 #                                      inputs that add coverage are merged into
