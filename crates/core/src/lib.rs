@@ -32,6 +32,7 @@ pub mod goals;
 pub mod names;
 pub mod runner;
 pub mod seconds;
+pub mod sensors;
 pub mod signals;
 pub mod time;
 pub mod units;

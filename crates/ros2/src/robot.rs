@@ -24,46 +24,9 @@ use crate::qos;
 use crate::sample::{AuvSample, GroundSample};
 use std::time::Duration;
 
-/// Where a laser sits and what it sees.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct LaserGeometry {
-    /// its position ahead of the robot's centre (m)
-    pub x: f64,
-    /// the first beam's angle (rad, 0 ahead, counter-clockwise)
-    pub angle_min: f64,
-    /// between beams (rad)
-    pub angle_increment: f64,
-    /// shortest range (m)
-    pub range_min: f64,
-    /// longest range (m)
-    pub range_max: f64,
-}
-
-/// Where a sonar transducer sits and what it sees.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct SonarGeometry {
-    /// position (m) in the robot's frame
-    pub x: f64,
-    /// position (m)
-    pub y: f64,
-    /// direction (rad)
-    pub yaw: f64,
-    /// cone (rad)
-    pub field_of_view: f64,
-    /// shortest range (m)
-    pub min_range: f64,
-    /// longest range (m)
-    pub max_range: f64,
-}
-
 /// A ground robot's sensors, as the binding describes them.
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct GroundGeometry {
-    /// the laser, if it has one
-    pub laser: Option<LaserGeometry>,
-    /// the sonar ring, in signal order
-    pub sonar: Vec<SonarGeometry>,
-}
+pub use skipper_core::sensors::SensorGeometry as GroundGeometry;
+pub use skipper_core::sensors::{LaserGeometry, SonarGeometry};
 
 /// The frame names of a robot (`robot1/odom`, ...), made once.
 #[derive(Debug, Clone)]

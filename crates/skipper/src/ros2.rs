@@ -12,45 +12,15 @@ use skipper_ros2::args::RosArgs;
 use skipper_ros2::client::{self, Ending, Event};
 use skipper_ros2::link::{Robot, Ros2Link};
 use skipper_ros2::node::{Discovery, NodeConfig, Ros2Node};
-use skipper_ros2::robot::{GroundGeometry, LaserGeometry, SonarGeometry};
 use skipper_ros2::Ros2Error;
-use skipper_sim::ground::params;
 use std::net::IpAddr;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
-
-/// The opening of a Pioneer sonar's cone (deg).
-const SONAR_CONE_DEG: f64 = 30.0;
 
 fn failure(e: Ros2Error) -> Failure {
     match e {
         Ros2Error::Config(m) => Failure::bad_input(m),
         e => Failure::failed(e.to_string()),
-    }
-}
-
-/// The simulated Pioneer's laser and sonar ring, as `skipper-sim` has them.
-fn pioneer_geometry() -> GroundGeometry {
-    let ranges = skipper_sim::spec::Settings::default();
-    GroundGeometry {
-        laser: Some(LaserGeometry {
-            x: params::LASER_X,
-            angle_min: params::LASER_FIRST_DEG.to_radians(),
-            angle_increment: std::f64::consts::PI / (params::LASER_BEAMS as f64 - 1.0),
-            range_min: 0.02,
-            range_max: ranges.laser_range,
-        }),
-        sonar: params::SONAR_RING
-            .iter()
-            .map(|&(x_mm, y_mm, deg)| SonarGeometry {
-                x: x_mm / 1000.0,
-                y: y_mm / 1000.0,
-                yaw: deg.to_radians(),
-                field_of_view: SONAR_CONE_DEG.to_radians(),
-                min_range: 0.1,
-                max_range: ranges.sonar_range,
-            })
-            .collect(),
     }
 }
 
@@ -77,7 +47,7 @@ pub fn attach(
         })
         .collect();
     let observer = link
-        .serve(runner.world(), robots, &pioneer_geometry())
+        .serve(runner.world(), robots, &crate::vehicles::pioneer_sensors())
         .map_err(failure)?;
     runner.add_observer(observer);
     Ok(())

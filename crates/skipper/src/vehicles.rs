@@ -2,6 +2,7 @@
 //! `.map`, or the default empty room), or a real robot.
 
 use crate::exit::Failure;
+use skipper_core::sensors::{LaserGeometry, SensorGeometry, SonarGeometry};
 use skipper_core::{VehicleKind, World};
 use skipper_p2os::client::{DriverOptions, LinkSpec, P2osVehicle, P2osWorld};
 use skipper_sim::{ground::populate, load_world, GroundWorld, WorldSpec};
@@ -183,12 +184,12 @@ pub fn default_rate(world: &dyn World) -> f64 {
 const SONAR_CONE_DEG: f64 = 30.0;
 
 /// The simulated Pioneer's laser and sonar ring as `skipper-sim` has them, for the ROS 1
-/// topics (`scan`, `sonar`) and their frames.
-pub fn ros1_sensors() -> skipper_ros1::SensorGeometry {
+/// and ROS 2 topics (`scan`, `sonar`) and their frames.
+pub fn pioneer_sensors() -> SensorGeometry {
     use skipper_sim::ground::params;
     let ranges = skipper_sim::spec::Settings::default();
-    skipper_ros1::SensorGeometry {
-        laser: Some(skipper_ros1::LaserGeometry {
+    SensorGeometry {
+        laser: Some(LaserGeometry {
             x: params::LASER_X,
             angle_min: params::LASER_FIRST_DEG.to_radians(),
             angle_increment: std::f64::consts::PI / (params::LASER_BEAMS as f64 - 1.0),
@@ -197,7 +198,7 @@ pub fn ros1_sensors() -> skipper_ros1::SensorGeometry {
         }),
         sonar: params::SONAR_RING
             .iter()
-            .map(|&(x_mm, y_mm, deg)| skipper_ros1::SonarGeometry {
+            .map(|&(x_mm, y_mm, deg)| SonarGeometry {
                 x: x_mm / 1000.0,
                 y: y_mm / 1000.0,
                 yaw: deg.to_radians(),

@@ -203,7 +203,7 @@ pub fn run(args: RunArgs) -> Result<u8, Failure> {
             .serve_with(
                 runner.world(),
                 robots,
-                &crate::vehicles::ros1_sensors(),
+                &crate::vehicles::pioneer_sensors(),
                 time,
             )
             .map_err(ros_failure)?;
