@@ -185,20 +185,30 @@ pub fn trace(data: &[u8]) {
 
 /// The agent the binding target binds: inputs of each type, a basic behavior with
 /// parameters, an enumerated output.
-const BINDING_AGENT: [(&str, &str); 2] = [
+const BINDING_AGENT: [(&str, &str); 4] = [
     (
         "agents.xabsl",
-        "include \"s.xabsl\";\noption root {\n  initial state a {\n    decision { if (near) goto b; else stay; }\n    action { go(speed = range, turn = 10); grip = open; }\n  }\n  state b {\n    decision { if (!near) goto a; else stay; }\n    action { go(speed = 0, turn = 0); grip = close; }\n  }\n}\nagent bot(\"Bot\", root);\n",
+        "include \"s.xabsl\";\ninclude \"root.xabsl\";\nagent bot(\"Bot\", root);\n",
+    ),
+    (
+        "root.xabsl",
+        "include \"s.xabsl\";\ninclude \"b.xabsl\";\noption root {\n  initial state a {\n    decision { if (near) goto b; else stay; }\n    action { go(speed = range, turn = 10); grip = open; }\n  }\n  state b {\n    decision { if (!near) goto a; else stay; }\n    action { go(speed = 0, turn = 0); grip = close; }\n  }\n}\n",
     ),
     (
         "s.xabsl",
-        "namespace s(\"S\") {\n  enum g { open, close };\n  bool input near;\n  float input range;\n  float input since;\n  enum g output grip;\n  behavior go { float speed; float turn; }\n}\n",
+        "namespace s(\"S\") {\n  enum g { open, close };\n  bool input near;\n  float input range;\n  float input since;\n  enum g output grip;\n}\n",
+    ),
+    (
+        "b.xabsl",
+        "namespace b(\"B\") {\n  behavior go { float speed; float turn; }\n}\n",
     ),
 ];
 
 /// Check `data` as the binding file of [`BINDING_AGENT`] against the ground robot's
 /// vocabulary; if it checks, run the controller for a few cycles on the robot's signals.
-pub fn binding(data: &[u8]) {
+/// Says whether it checked and ran (so that a test can tell the agent itself compiles:
+/// an agent with errors would leave nothing of the binding to fuzz).
+pub fn binding(data: &[u8]) -> bool {
     use skipper_core::vocabulary::ground;
     use skipper_core::{Controller, Cycle, Events, Signals, VehicleInfo, VehicleKind};
     static PROGRAM: std::sync::OnceLock<Arc<crate::model::Program>> = std::sync::OnceLock::new();
@@ -212,14 +222,14 @@ pub fn binding(data: &[u8]) {
         })
         .clone();
     let Ok(text) = std::str::from_utf8(data) else {
-        return;
+        return false;
     };
     let vocabulary = ground::vocabulary();
     let path = std::path::Path::new("agents.binding");
     let Ok(mut c) =
         crate::robot::XabslController::for_robot(program, Some((path, text)), &vocabulary)
     else {
-        return;
+        return false;
     };
     let mut s = Signals::new();
     let e = ground::Equipment {
@@ -235,7 +245,7 @@ pub fn binding(data: &[u8]) {
         model: "fuzz".into(),
     };
     if c.start(&info, &s).is_err() {
-        return;
+        return false;
     }
     let mut events = Events::new();
     for k in 0..5u64 {
@@ -258,4 +268,5 @@ pub fn binding(data: &[u8]) {
         };
         let _ = c.step(&mut cycle);
     }
+    true
 }
