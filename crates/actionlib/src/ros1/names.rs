@@ -167,16 +167,26 @@ static PROCESS: std::sync::OnceLock<Result<RosArgs, NameError>> = std::sync::Onc
 /// for every node of the process ([`crate::ros1::NodeConfig::from_env`] applies them, as
 /// rospy reads `sys.argv`), and return the other arguments, the program's own, in order.
 /// Call it once, before parsing the command line; a bad ROS argument is reported by
-/// [`crate::ros1::Node::new`] (and by [`process_args_error`]).
+/// [`crate::ros1::Node::new`] (and by [`process_args_error`]). Everything from a
+/// `--ros-args` on is ROS 2's (`-r __node:=NAME`) and stays where it is.
 pub fn take_process_args() -> Vec<std::ffi::OsString> {
-    let all: Vec<std::ffi::OsString> = std::env::args_os().collect();
-    let (ros, rest): (Vec<_>, Vec<_>) = all
-        .into_iter()
-        .enumerate()
-        .partition(|(i, a)| *i > 0 && a.to_str().is_some_and(|s| s.contains(":=")));
-    let ros = ros.into_iter().filter_map(|(_, a)| a.into_string().ok());
+    let (ros, rest) = split_ros1_args(std::env::args_os().collect());
     let _ = PROCESS.set(RosArgs::extract(ros).map(|(a, _)| a));
-    rest.into_iter().map(|(_, a)| a).collect()
+    rest
+}
+
+/// `args` (the program's name first) split into the ROS 1 arguments (`a:=b` before any
+/// `--ros-args`) and the others, in order.
+pub fn split_ros1_args(args: Vec<std::ffi::OsString>) -> (Vec<String>, Vec<std::ffi::OsString>) {
+    let ros2_from = args
+        .iter()
+        .position(|a| a == "--ros-args")
+        .unwrap_or(args.len());
+    let (ros, rest): (Vec<_>, Vec<_>) = args.into_iter().enumerate().partition(|(i, a)| {
+        *i > 0 && *i < ros2_from && a.to_str().is_some_and(|s| s.contains(":="))
+    });
+    let ros = ros.into_iter().filter_map(|(_, a)| a.into_string().ok());
+    (ros.collect(), rest.into_iter().map(|(_, a)| a).collect())
 }
 
 /// The ROS arguments [`take_process_args`] took (`None` before it ran, or when they were
@@ -328,6 +338,26 @@ impl Names {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn ros2_arguments_after_ros_args_stay_the_programs() {
+        let args = [
+            "skipper",
+            "run",
+            "__name:=a",
+            "--ros2",
+            "--ros-args",
+            "-r",
+            "__node:=b",
+        ];
+        let (ros, rest) = split_ros1_args(args.iter().map(std::ffi::OsString::from).collect());
+        assert_eq!(ros, vec!["__name:=a".to_string()]);
+        let rest: Vec<_> = rest.iter().map(|a| a.to_str().unwrap()).collect();
+        assert_eq!(
+            rest,
+            ["skipper", "run", "--ros2", "--ros-args", "-r", "__node:=b"]
+        );
+    }
 
     fn s(v: &[&str]) -> Vec<String> {
         v.iter().map(|x| x.to_string()).collect()

@@ -155,6 +155,51 @@ pub struct Hub {
 /// Why a hello was refused.
 pub(crate) type Refusal = String;
 
+/// How long a hello waits for a held robot to be let go (its agent's connection ending).
+const RECLAIM_GRACE: Duration = Duration::from_secs(1);
+
+/// Why no robot could be given.
+enum Taken {
+    /// the robot (or every robot) has an agent
+    Held(Refusal),
+    /// there is no robot of that name
+    NoSuch(Refusal),
+}
+
+/// The robot a hello gets: `wanted` by name, or the first free one.
+fn free_robot(robots: &[Robot], wanted: Option<&str>) -> Result<usize, Taken> {
+    let names = || {
+        robots
+            .iter()
+            .map(|r| r.name.as_str())
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    match wanted {
+        Some(name) => {
+            let Some(i) = robots.iter().position(|r| r.name == name) else {
+                return Err(Taken::NoSuch(format!(
+                    "no robot named `{name}` in this world (robots: {})",
+                    names()
+                )));
+            };
+            if robots[i].holder.is_some() {
+                return Err(Taken::Held(format!("robot `{name}` already has an agent")));
+            }
+            Ok(i)
+        }
+        None => robots
+            .iter()
+            .position(|r| r.holder.is_none())
+            .ok_or_else(|| {
+                Taken::Held(format!(
+                    "every robot of this world already has an agent (robots: {})",
+                    names()
+                ))
+            }),
+    }
+}
+
 impl Hub {
     /// A hub for robots `names` (in world order), sharing `post` with their links.
     pub fn new(names: &[String], post: PostOffice, config: HubConfig) -> Arc<Self> {
@@ -235,33 +280,29 @@ impl Hub {
         welcome: impl FnOnce(&str, &[String]) -> Vec<u8>,
     ) -> Result<(usize, String), Refusal> {
         let mut st = self.lock();
-        if st.done || st.closing {
-            return Err("the run is ending; no new agents are taken".into());
-        }
-        let names: Vec<String> = st.robots.iter().map(|r| r.name.clone()).collect();
-        let i = match wanted {
-            Some(name) => {
-                let Some(i) = st.robots.iter().position(|r| r.name == name) else {
-                    return Err(format!(
-                        "no robot named `{name}` in this world (robots: {})",
-                        names.join(", ")
-                    ));
-                };
-                if st.robots.get(i).is_some_and(|r| r.holder.is_some()) {
-                    return Err(format!("robot `{name}` already has an agent"));
-                }
-                i
+        // a robot still held may be on its way out (an agent that closed and reconnects
+        // at once, before its reader saw the end): wait for that a moment, not longer
+        let deadline = Instant::now() + RECLAIM_GRACE;
+        let i = loop {
+            if st.done || st.closing {
+                return Err("the run is ending; no new agents are taken".into());
             }
-            None => match st.robots.iter().position(|r| r.holder.is_none()) {
-                Some(i) => i,
-                None => {
-                    return Err(format!(
-                        "every robot of this world already has an agent (robots: {})",
-                        names.join(", ")
-                    ))
-                }
-            },
+            let held = match free_robot(&st.robots, wanted) {
+                Ok(i) => break i,
+                Err(Taken::Held(why)) => why,
+                Err(Taken::NoSuch(why)) => return Err(why),
+            };
+            let left = deadline.saturating_duration_since(Instant::now());
+            if left.is_zero() {
+                return Err(held);
+            }
+            st = self
+                .changed
+                .wait_timeout(st, left)
+                .unwrap_or_else(|p| p.into_inner())
+                .0;
         };
+        let names: Vec<String> = st.robots.iter().map(|r| r.name.clone()).collect();
         let Some(r) = st.robots.get_mut(i) else {
             return Err("no such robot".into());
         };
