@@ -229,11 +229,76 @@ pub(crate) struct LuaActionClient {
     queue: Queue,
 }
 
+/// What the two clients' userdata share, so that their common methods are one.
+trait LuaClient: UserData + Sized + 'static {
+    /// (the action name, its types, the client's state machines)
+    fn parts(&self) -> (&str, &DynAction, &ActionClient<DynAction>);
+    fn binding(&mut self) -> &mut Option<ActionClientBinding>;
+    fn queue(&self) -> &Queue;
+}
+
+/// `createGoal()`, `cancelAllGoals()`, `cancelGoalsAtAndBeforeTime(t)`,
+/// `isServerConnected()`, the wait for the server (named `wait`), `shutdown()` and
+/// `getActionName()`.
+fn add_client_methods<T: LuaClient, M: UserDataMethods<T>>(m: &mut M, wait: &'static str) {
+    m.add_method("createGoal", |lua, c, ()| {
+        new_message(lua, c.parts().1.schema().goal())
+    });
+    m.add_method("cancelAllGoals", |_, c, ()| {
+        c.parts().2.cancel_all_goals();
+        Ok(())
+    });
+    m.add_method("cancelGoalsAtAndBeforeTime", |lua, c, t: Value| {
+        c.parts()
+            .2
+            .cancel_goals_at_and_before_time(time_arg(lua, &t)?.to_ros());
+        Ok(())
+    });
+    m.add_method("isServerConnected", |_, c, ()| {
+        Ok(c.parts().2.is_server_connected())
+    });
+    m.add_function(wait, |lua, (ud, timeout): (AnyUserData, Value)| {
+        let (client, queue) = {
+            let c = ud.borrow::<T>()?;
+            (c.parts().2.clone(), c.queue().clone())
+        };
+        let t = timeout_arg(lua, &timeout)?;
+        spin_until(lua, &queue, t, &|| Ok(client.is_server_connected()))
+    });
+    m.add_method_mut("shutdown", |_, c, ()| {
+        *c.binding() = None;
+        Ok(())
+    });
+    m.add_method("getActionName", |_, c, ()| Ok(c.parts().0.to_string()));
+}
+
+impl LuaClient for LuaActionClient {
+    fn parts(&self) -> (&str, &DynAction, &ActionClient<DynAction>) {
+        (&self.ns, &self.action, &self.client)
+    }
+    fn binding(&mut self) -> &mut Option<ActionClientBinding> {
+        &mut self.binding
+    }
+    fn queue(&self) -> &Queue {
+        &self.queue
+    }
+}
+
+impl LuaClient for LuaSimpleClient {
+    fn parts(&self) -> (&str, &DynAction, &ActionClient<DynAction>) {
+        (&self.ns, &self.action, self.simple.action_client())
+    }
+    fn binding(&mut self) -> &mut Option<ActionClientBinding> {
+        &mut self.binding
+    }
+    fn queue(&self) -> &Queue {
+        &self.queue
+    }
+}
+
 impl UserData for LuaActionClient {
     fn add_methods<M: UserDataMethods<Self>>(m: &mut M) {
-        m.add_method("createGoal", |lua, c, ()| {
-            new_message(lua, c.action.schema().goal())
-        });
+        add_client_methods(m, "waitForActionServerToStart");
         m.add_method(
             "sendGoal",
             |lua, c, (goal, transition_cb, feedback_cb): (Value, Option<Function>, Option<Function>)| {
@@ -259,34 +324,6 @@ impl UserData for LuaActionClient {
                 Ok(ud)
             },
         );
-        m.add_method("cancelAllGoals", |_, c, ()| {
-            c.client.cancel_all_goals();
-            Ok(())
-        });
-        m.add_method("cancelGoalsAtAndBeforeTime", |lua, c, t: Value| {
-            c.client
-                .cancel_goals_at_and_before_time(time_arg(lua, &t)?.to_ros());
-            Ok(())
-        });
-        m.add_method("isServerConnected", |_, c, ()| {
-            Ok(c.client.is_server_connected())
-        });
-        m.add_function(
-            "waitForActionServerToStart",
-            |lua, (ud, timeout): (AnyUserData, Value)| {
-                let (client, queue) = {
-                    let c = ud.borrow::<LuaActionClient>()?;
-                    (c.client.clone(), c.queue.clone())
-                };
-                let t = timeout_arg(lua, &timeout)?;
-                spin_until(lua, &queue, t, &|| Ok(client.is_server_connected()))
-            },
-        );
-        m.add_method_mut("shutdown", |_, c, ()| {
-            c.binding = None;
-            Ok(())
-        });
-        m.add_method("getActionName", |_, c, ()| Ok(c.ns.clone()));
     }
 }
 
@@ -418,25 +455,7 @@ fn wait_for_result(lua: &Lua, ud: &AnyUserData, timeout: Option<Duration>) -> ml
 
 impl UserData for LuaSimpleClient {
     fn add_methods<M: UserDataMethods<Self>>(m: &mut M) {
-        m.add_method("createGoal", |lua, c, ()| {
-            new_message(lua, c.action.schema().goal())
-        });
-        m.add_function(
-            "waitForServer",
-            |lua, (ud, timeout): (AnyUserData, Value)| {
-                let (simple, queue) = {
-                    let c = ud.borrow::<LuaSimpleClient>()?;
-                    (c.simple.clone(), c.queue.clone())
-                };
-                let t = timeout_arg(lua, &timeout)?;
-                spin_until(lua, &queue, t, &|| {
-                    Ok(simple.action_client().is_server_connected())
-                })
-            },
-        );
-        m.add_method("isServerConnected", |_, c, ()| {
-            Ok(c.simple.action_client().is_server_connected())
-        });
+        add_client_methods(m, "waitForServer");
         m.add_method_mut(
             "sendGoal",
             |lua,
@@ -510,25 +529,11 @@ impl UserData for LuaSimpleClient {
             c.simple.cancel_goal();
             c.queue.run_raised(lua)
         });
-        m.add_method("cancelAllGoals", |_, c, ()| {
-            c.simple.cancel_all_goals();
-            Ok(())
-        });
-        m.add_method("cancelGoalsAtAndBeforeTime", |lua, c, t: Value| {
-            c.simple
-                .cancel_goals_at_and_before_time(time_arg(lua, &t)?.to_ros());
-            Ok(())
-        });
         m.add_method_mut("stopTrackingGoal", |_, c, ()| {
             c.simple.stop_tracking_goal();
             c.sent = false;
             Ok(())
         });
-        m.add_method_mut("shutdown", |_, c, ()| {
-            c.binding = None;
-            Ok(())
-        });
-        m.add_method("getActionName", |_, c, ()| Ok(c.ns.clone()));
     }
 }
 

@@ -3,7 +3,8 @@
 //! ROS arguments (`name:=other`, `__name:=`, `__ns:=`, `_param:=`) and the graph names
 //! resolved with them. Any input ends in names or an error, never a panic.
 
-use crate::names::{Names, RosArgs};
+use crate::names::Names;
+use skipper_actionlib::ros1::names::RosArgs;
 
 /// Read `data` as command-line arguments (one a line), make the node's names from them
 /// and resolve every argument as a name: relative, private, remapped and as a child
@@ -11,7 +12,9 @@ use crate::names::{Names, RosArgs};
 pub fn ros_args(data: &[u8]) {
     let text = String::from_utf8_lossy(data);
     let args: Vec<&str> = text.lines().collect();
-    let a = RosArgs::extract(args.iter().copied());
+    let Ok((a, _)) = RosArgs::extract(args.iter().map(|a| a.to_string())) else {
+        return;
+    };
     let name = a.name.as_deref().unwrap_or("fuzz");
     let ns = a.namespace.as_deref().unwrap_or("/");
     let Ok(names) = Names::new(name, ns, &a.remaps) else {

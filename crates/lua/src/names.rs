@@ -1,45 +1,11 @@
 //! ROS graph names for a script's node, as roscpp resolves them: the node's name and
 //! namespace (`ros.init`'s name, `ROS_NAMESPACE`, the `__name:=` / `__ns:=` arguments),
 //! remaps (`from:=to` among the script's arguments or in `ros.init`'s table), and
-//! resolution of a name in a node handle's namespace: `/a/b` is global, `~x` private
+//! resolution of a name in a node handle's namespace (the arguments themselves are read
+//! by [`skipper_actionlib::ros1::names::RosArgs`]): `/a/b` is global, `~x` private
 //! (under the node's name), anything else relative to the namespace.
 
 use skipper_actionlib::ros1::node::check_name;
-
-/// What the command line and `ros.init` say about the node's names.
-#[derive(Debug, Clone, Default, PartialEq)]
-pub(crate) struct RosArgs {
-    pub name: Option<String>,
-    pub namespace: Option<String>,
-    pub master: Option<String>,
-    pub host: Option<String>,
-    pub remaps: Vec<(String, String)>,
-    /// `_param:=value`: private parameters
-    pub params: Vec<(String, String)>,
-}
-
-impl RosArgs {
-    /// Read the `a:=b` arguments among `args` (others are the script's own).
-    pub fn extract<'a>(args: impl IntoIterator<Item = &'a str>) -> Self {
-        let mut out = Self::default();
-        for a in args {
-            let Some((k, v)) = a.split_once(":=") else {
-                continue;
-            };
-            match k {
-                "__name" => out.name = Some(v.to_string()),
-                "__ns" => out.namespace = Some(v.to_string()),
-                "__master" => out.master = Some(v.to_string()),
-                "__ip" | "__hostname" => out.host = Some(v.to_string()),
-                "__log" => {}
-                _ if k.starts_with("__") => {}
-                _ if k.starts_with('_') => out.params.push((k[1..].to_string(), v.to_string())),
-                _ => out.remaps.push((k.to_string(), v.to_string())),
-            }
-        }
-        out
-    }
-}
 
 /// A node's names: its full name, its namespace and its remaps (resolved).
 #[derive(Debug, Clone)]
@@ -170,22 +136,5 @@ mod tests {
         assert!(n.resolve(&ns, "9lives", true).is_err());
         assert!(Names::new("a/b", "", &[]).is_err());
         assert_eq!(Names::new("x", "", &[]).unwrap().node(), "/x");
-    }
-
-    #[test]
-    fn ros_arguments_are_read_and_the_rest_left() {
-        let a = RosArgs::extract([
-            "5",
-            "__name:=n2",
-            "__ns:=/r1",
-            "cmd:=/r1/cmd_vel",
-            "_rate:=10",
-            "__log:=x",
-            "plain",
-        ]);
-        assert_eq!(a.name.as_deref(), Some("n2"));
-        assert_eq!(a.namespace.as_deref(), Some("/r1"));
-        assert_eq!(a.remaps, [("cmd".to_string(), "/r1/cmd_vel".to_string())]);
-        assert_eq!(a.params, [("rate".to_string(), "10".to_string())]);
     }
 }

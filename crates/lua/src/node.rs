@@ -5,10 +5,11 @@
 //! callback queues' primitives the prelude builds `ros.CallbackQueue`, `spinOnce` and
 //! `spin` on. The modules are put in `package.preload` here.
 
-use crate::names::{Names, RosArgs};
+use crate::names::Names;
 use crate::queue::Queue;
 use crate::runtime::{ctx, fail};
 use mlua::{AnyUserData, Lua, MultiValue, ObjectLike, Table, UserData, UserDataMethods, Value};
+use skipper_actionlib::ros1::names::{process_args, RosArgs};
 use skipper_actionlib::ros1::xmlrpc::Value as Xml;
 use skipper_actionlib::ros1::{Node, NodeConfig};
 
@@ -296,7 +297,7 @@ fn init(
             }
         }
     }
-    let ra = RosArgs::extract(args.iter().map(String::as_str));
+    let ra = ros_args(lua, args)?;
     let anonymous = options.is_some_and(|o| o & 2 != 0) || name.is_none();
     let mut base = ra
         .name
@@ -325,7 +326,7 @@ fn init(
         let key = names
             .resolve(names.namespace(), &format!("~{k}"), false)
             .map_err(|e| fail(lua, e))?;
-        node.set_param(&key, param_value(v))
+        node.set_param(&key, Xml::from(v.clone()))
             .map_err(|e| fail(lua, e))?;
     }
     *c.ros.borrow_mut() = Some(RosNode {
@@ -336,19 +337,18 @@ fn init(
     Ok(())
 }
 
-/// A `_param:=value` value: an integer, a number, a bool, else a string.
-fn param_value(v: &str) -> Xml {
-    if let Ok(i) = v.parse::<i32>() {
-        return Xml::Int(i);
-    }
-    if let Ok(d) = v.parse::<f64>() {
-        return Xml::Double(d);
-    }
-    match v {
-        "true" | "True" => Xml::Bool(true),
-        "false" | "False" => Xml::Bool(false),
-        _ => Xml::Str(v.to_string()),
-    }
+/// The ROS arguments of the process's command line (`skipper lua s.lua a:=b`), then
+/// over them those among the script's arguments and in `ros.init`'s table (`args`).
+fn ros_args(lua: &Lua, args: Vec<String>) -> mlua::Result<RosArgs> {
+    let mut ra = process_args().cloned().unwrap_or_default();
+    let (more, _) = RosArgs::extract(args).map_err(|e| fail(lua, e))?;
+    ra.name = more.name.or(ra.name);
+    ra.namespace = more.namespace.or(ra.namespace);
+    ra.master = more.master.or(ra.master);
+    ra.host = more.host.or(ra.host);
+    ra.remaps = more.remaps.into_iter().chain(ra.remaps).collect();
+    ra.params.extend(more.params);
+    Ok(ra)
 }
 
 /// `ros.shutdown()`: every server's goals are ended, the node leaves the master.

@@ -100,6 +100,120 @@ fn bind(
     ActionServerBinding::with_dispatch(&n, ns, server, queue.dispatch()).map_err(|e| fail(lua, e))
 }
 
+/// What has an action's types: its `createResult()` and `createFeedback()`.
+trait Typed: Sized + 'static {
+    fn action(&self) -> &DynAction;
+}
+
+/// What the two servers' userdata share, so that their common methods are one.
+trait LuaServer: Typed {
+    /// (the server's object id, its action name, its state machine, its queue)
+    fn parts(&self) -> (u64, &str, &ActionServer<DynAction>, &Queue);
+    fn binding(&mut self) -> &mut Option<ActionServerBinding>;
+    /// The goal callback, or the other one (preempt or cancel).
+    fn callback(&mut self, which: Which) -> &mut Option<Function>;
+    /// Let goals in (a simple server also starts its policy).
+    fn start(&self);
+}
+
+/// `createResult()` and `createFeedback()` (and torch-ros's spelling `createFeeback`).
+fn add_message_makers<T: Typed, M: UserDataMethods<T>>(m: &mut M) {
+    m.add_method("createResult", |lua, s, ()| {
+        new_message(lua, s.action().schema().result())
+    });
+    for name in ["createFeedback", "createFeeback"] {
+        m.add_method(name, |lua, s, ()| {
+            new_message(lua, s.action().schema().feedback())
+        });
+    }
+}
+
+/// `start()`, `shutdown()`, `registerGoalCallback(f)`, the other callback's registration
+/// (`second`) and the message makers.
+fn add_server_methods<T: LuaServer + UserData, M: UserDataMethods<T>>(
+    m: &mut M,
+    second: &'static str,
+) {
+    m.add_method_mut("start", |lua, s, ()| {
+        if s.binding().is_none() {
+            let (_, ns, server, queue) = s.parts();
+            let b = bind(lua, ns, server, queue)?;
+            *s.binding() = Some(b);
+        }
+        s.start();
+        Ok(())
+    });
+    m.add_function("shutdown", |lua, ud: AnyUserData| {
+        let id = ud.borrow::<T>()?.parts().0;
+        ctx(lua).finish(id);
+        *ud.borrow_mut::<T>()?.binding() = None;
+        forget(lua, id)
+    });
+    m.add_method_mut("registerGoalCallback", |_, s, f: Option<Function>| {
+        *s.callback(Which::Goal) = f;
+        Ok(())
+    });
+    m.add_method_mut(second, |_, s, f: Option<Function>| {
+        *s.callback(Which::Preempt) = f;
+        Ok(())
+    });
+    add_message_makers(m);
+}
+
+impl Typed for LuaSimpleServer {
+    fn action(&self) -> &DynAction {
+        &self.action
+    }
+}
+
+impl LuaServer for LuaSimpleServer {
+    fn parts(&self) -> (u64, &str, &ActionServer<DynAction>, &Queue) {
+        (self.id, &self.ns, self.simple.action_server(), &self.queue)
+    }
+    fn binding(&mut self) -> &mut Option<ActionServerBinding> {
+        &mut self.binding
+    }
+    fn callback(&mut self, which: Which) -> &mut Option<Function> {
+        match which {
+            Which::Goal => &mut self.goal_cb,
+            Which::Preempt => &mut self.preempt_cb,
+        }
+    }
+    fn start(&self) {
+        self.simple.start();
+    }
+}
+
+impl Typed for LuaActionServer {
+    fn action(&self) -> &DynAction {
+        &self.action
+    }
+}
+
+impl LuaServer for LuaActionServer {
+    fn parts(&self) -> (u64, &str, &ActionServer<DynAction>, &Queue) {
+        (self.id, &self.ns, &self.server, &self.queue)
+    }
+    fn binding(&mut self) -> &mut Option<ActionServerBinding> {
+        &mut self.binding
+    }
+    fn callback(&mut self, which: Which) -> &mut Option<Function> {
+        match which {
+            Which::Goal => &mut self.goal_cb,
+            Which::Preempt => &mut self.cancel_cb,
+        }
+    }
+    fn start(&self) {
+        self.server.start();
+    }
+}
+
+impl Typed for LuaGoalHandle {
+    fn action(&self) -> &DynAction {
+        &self.action
+    }
+}
+
 /// `actionlib.SimpleActionServer`.
 pub(crate) struct LuaSimpleServer {
     id: u64,
@@ -165,19 +279,7 @@ fn on_simple(lua: &Lua, id: u64, which: Which) -> mlua::Result<()> {
 
 impl UserData for LuaSimpleServer {
     fn add_methods<M: UserDataMethods<Self>>(m: &mut M) {
-        m.add_method_mut("start", |lua, s, ()| {
-            if s.binding.is_none() {
-                s.binding = Some(bind(lua, &s.ns, s.simple.action_server(), &s.queue)?);
-            }
-            s.simple.start();
-            Ok(())
-        });
-        m.add_function("shutdown", |lua, ud: AnyUserData| {
-            let id = ud.borrow::<LuaSimpleServer>()?.id;
-            ctx(lua).finish(id);
-            ud.borrow_mut::<LuaSimpleServer>()?.binding = None;
-            forget(lua, id)
-        });
+        add_server_methods(m, "registerPreemptCallback");
         m.add_method("acceptNewGoal", |lua, s, ()| {
             match s.simple.accept_new_goal() {
                 Ok(g) => Ok(Value::Table(to_lua(lua, &g)?)),
@@ -217,22 +319,6 @@ impl UserData for LuaSimpleServer {
             logged(lua, s.simple.publish_feedback(f));
             Ok(())
         });
-        m.add_method_mut("registerGoalCallback", |_, s, f: Option<Function>| {
-            s.goal_cb = f;
-            Ok(())
-        });
-        m.add_method_mut("registerPreemptCallback", |_, s, f: Option<Function>| {
-            s.preempt_cb = f;
-            Ok(())
-        });
-        m.add_method("createResult", |lua, s, ()| {
-            new_message(lua, s.action.schema().result())
-        });
-        for name in ["createFeedback", "createFeeback"] {
-            m.add_method(name, |lua, s, ()| {
-                new_message(lua, s.action.schema().feedback())
-            });
-        }
         m.add_method("getCurrentGoal", |lua, s, ()| {
             match s.simple.current_goal() {
                 Some(h) => Ok(Value::Table(to_lua(lua, h.goal())?)),
@@ -345,14 +431,7 @@ impl UserData for LuaGoalHandle {
             t.raw_set("text", g.handle.status_text().unwrap_or_default())?;
             Ok(t)
         });
-        m.add_method("createResult", |lua, g, ()| {
-            new_message(lua, g.action.schema().result())
-        });
-        for name in ["createFeedback", "createFeeback"] {
-            m.add_method(name, |lua, g, ()| {
-                new_message(lua, g.action.schema().feedback())
-            });
-        }
+        add_message_makers(m);
         m.add_meta_function(MetaMethod::Eq, |_, (a, b): (AnyUserData, AnyUserData)| {
             Ok(
                 match (a.borrow::<LuaGoalHandle>(), b.borrow::<LuaGoalHandle>()) {
@@ -416,35 +495,7 @@ fn on_handle(lua: &Lua, id: u64, h: ServerGoalHandle<DynAction>, which: Which) -
 
 impl UserData for LuaActionServer {
     fn add_methods<M: UserDataMethods<Self>>(m: &mut M) {
-        m.add_method_mut("start", |lua, s, ()| {
-            if s.binding.is_none() {
-                s.binding = Some(bind(lua, &s.ns, &s.server, &s.queue)?);
-            }
-            s.server.start();
-            Ok(())
-        });
-        m.add_function("shutdown", |lua, ud: AnyUserData| {
-            let id = ud.borrow::<LuaActionServer>()?.id;
-            ctx(lua).finish(id);
-            ud.borrow_mut::<LuaActionServer>()?.binding = None;
-            forget(lua, id)
-        });
-        m.add_method_mut("registerGoalCallback", |_, s, f: Option<Function>| {
-            s.goal_cb = f;
-            Ok(())
-        });
-        m.add_method_mut("registerCancelCallback", |_, s, f: Option<Function>| {
-            s.cancel_cb = f;
-            Ok(())
-        });
-        m.add_method("createResult", |lua, s, ()| {
-            new_message(lua, s.action.schema().result())
-        });
-        for name in ["createFeedback", "createFeeback"] {
-            m.add_method(name, |lua, s, ()| {
-                new_message(lua, s.action.schema().feedback())
-            });
-        }
+        add_server_methods(m, "registerCancelCallback");
         m.add_method("publishStatus", |_, s, ()| {
             s.server.publish_status();
             Ok(())
