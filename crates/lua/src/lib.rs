@@ -31,6 +31,7 @@
 
 mod client;
 mod console;
+mod diag;
 #[doc(hidden)]
 pub mod fuzzing;
 mod message;

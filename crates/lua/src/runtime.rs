@@ -118,10 +118,15 @@ pub enum Outcome {
 /// Why a script could not run to its end.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum ScriptError {
-    /// The script could not be read or does not parse (`file:line: message`).
+    /// The script could not be read.
     #[error("{0}")]
     Load(String),
-    /// The script raised an error: its message with `file:line` and the Lua traceback.
+    /// The script does not parse: `file:line:col: error: message`, the source line and a
+    /// caret under the place.
+    #[error("{0}")]
+    Syntax(String),
+    /// The script raised an error: its message with `file:line`, the script's line there
+    /// and the Lua traceback.
     #[error("{0}")]
     Failed(String),
     /// The script ran more instructions than its limit (`file:line: message`).
@@ -169,6 +174,8 @@ pub(crate) struct Ctx {
     pub console: RefCell<crate::console::Console>,
     /// what runs each time the default queue is spun (publishers' connect callbacks)
     pub pollers: RefCell<Vec<(u64, Box<dyn Poll>)>>,
+    /// the script's name and text (errors show its lines)
+    pub script: crate::diag::Script,
 }
 
 /// Work done on the script's thread each time the default queue is spun.
@@ -348,7 +355,10 @@ pub(crate) fn pcall(
             return Err((**e).clone());
         }
     }
-    Ok(Err(describe(&v)))
+    Ok(Err(crate::diag::runtime_error(
+        &ctx(lua).script,
+        &describe(&v),
+    )))
 }
 
 fn setup_error(e: mlua::Error) -> ScriptError {
@@ -387,6 +397,10 @@ pub fn run_source(
         finishers: RefCell::new(Vec::new()),
         console: RefCell::new(crate::console::Console::default()),
         pollers: RefCell::new(Vec::new()),
+        script: crate::diag::Script {
+            name: name.to_string(),
+            source: String::from_utf8_lossy(src).into_owned(),
+        },
     });
     lua.set_app_data(ctx.clone());
     install(&lua, name, args).map_err(setup_error)?;
@@ -430,7 +444,9 @@ fn run_chunk(lua: &Lua, name: &str, src: &[u8], args: &[String]) -> Result<Outco
         .load(src)
         .set_name(format!("@{name}"))
         .into_function()
-        .map_err(|e| ScriptError::Load(message_of(&e)))?;
+        .map_err(|e| {
+            ScriptError::Syntax(crate::diag::syntax_error(&ctx(lua).script, &message_of(&e)))
+        })?;
     let argv: Vec<String> = args.to_vec();
     match pcall(
         lua,

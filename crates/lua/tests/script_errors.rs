@@ -19,20 +19,72 @@ fn run(name: &str, src: &str, options: &Options) -> Result<Outcome, ScriptError>
     run_source(name, src.as_bytes(), &[], options, &Stop::new())
 }
 
+fn syntax_error(name: &str, src: &str) -> String {
+    match run(name, src, &Options::default()) {
+        Err(ScriptError::Syntax(m)) => m,
+        other => panic!("{other:?}"),
+    }
+}
+
+#[test]
+fn a_syntax_error_is_shown_at_its_line_and_column_with_a_caret() {
+    assert_eq!(
+        syntax_error("bad.lua", "local x = = 1"),
+        "bad.lua:1:11: error: unexpected symbol near '='\n  |\n1 | local x = = 1\n  |           ^"
+    );
+    // the second `=` of the line, not the first (the token alone would not tell)
+    let m = syntax_error("eq.lua", "local a\na = b = c");
+    assert!(m.starts_with("eq.lua:2:7: error: "), "{m}");
+    assert!(m.ends_with("2 | a = b = c\n  |       ^"), "{m}");
+    // Lua names the line where it gave up; the caret is under the token it stopped at
+    let m = syntax_error("t.lua", "local t = {\n  a = 1,\n  b = 2\n  c = 3\n}");
+    assert!(
+        m.starts_with("t.lua:4:3: error: '}' expected (to close '{' at line 1) near 'c'"),
+        "{m}"
+    );
+    assert!(m.ends_with("4 |   c = 3\n  |   ^"), "{m}");
+    // Lua 5.4's own syntax before the mistake: attributes, //, bit operators, goto
+    let m = syntax_error(
+        "v54.lua",
+        "local x <const> = 7\nlocal y = x // 2 & 3 | ~x\ngoto done\n::done::\nlocal = 5",
+    );
+    assert!(
+        m.starts_with("v54.lua:5:7: error: <name> expected near '='"),
+        "{m}"
+    );
+    assert!(m.ends_with("5 | local = 5\n  |       ^"), "{m}");
+    // an unfinished script: the end of the file
+    let m = syntax_error("eof.lua", "function f()\n  return 1\n");
+    assert!(m.starts_with("eof.lua:3:"), "{m}");
+}
+
+#[test]
+fn a_syntax_error_under_deep_nesting_is_reported_not_crashed_on() {
+    let parens = |n| format!("{}1{}", "(".repeat(n), ")".repeat(n));
+    // Lua gives up without a line: the file and Lua's words
+    let m = syntax_error("deep.lua", &format!("local x = {}", parens(100_000)));
+    assert_eq!(m, "deep.lua: error: C stack overflow");
+    // a mistake before deep nesting: found where it is
+    let m = syntax_error("d2.lua", &format!("local = 1\nx = {}", parens(100_000)));
+    assert!(
+        m.starts_with("d2.lua:1:7: error: <name> expected near '='"),
+        "{m}"
+    );
+}
+
 #[test]
 fn errors_exits_and_limits() {
     let o = Options::default();
-    match run("bad.lua", "local x = = 1", &o) {
-        Err(ScriptError::Load(m)) => assert!(m.contains("bad.lua:1:"), "{m}"),
-        other => panic!("{other:?}"),
-    }
     match run(
         "boom.lua",
         "local function f()\n  error('boom')\nend\nf()",
         &o,
     ) {
         Err(ScriptError::Failed(m)) => {
-            assert!(m.starts_with("boom.lua:2: boom"), "{m}");
+            assert!(
+                m.starts_with("boom.lua:2: boom\n  |\n2 |   error('boom')\nstack traceback:"),
+                "{m}"
+            );
             assert!(
                 m.contains("stack traceback:") && m.contains("boom.lua:4: in main chunk"),
                 "{m}"

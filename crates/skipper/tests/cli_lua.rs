@@ -56,7 +56,12 @@ fn exit_statuses() {
     );
     let o = skipper(&[], "local x = = 1");
     assert_eq!(o.status.code(), Some(2));
-    assert!(stderr(&o).contains("s.lua:1:"), "{}", stderr(&o));
+    assert!(!stderr(&o).starts_with("error:"), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("/s.lua:1:11: error: unexpected symbol near '='\n  |\n1 | local x = = 1\n  |           ^"),
+        "{}",
+        stderr(&o)
+    );
     let o = skipper(
         &["--instructions", "100000"],
         "while true do\n  local x = 1\nend",

@@ -70,6 +70,7 @@ pub fn run(a: LuaArgs) -> Result<u8, Failure> {
         Ok(Outcome::Finished(code)) => Ok(code),
         Ok(Outcome::Stopped) => Ok(INTERRUPTED),
         Err(ScriptError::Load(m)) => Err(Failure::bad_input(m)),
+        Err(ScriptError::Syntax(m)) => Err(Failure::diagnostics(m)),
         Err(e) => Err(Failure::failed(e.to_string())),
     }
 }
