@@ -54,7 +54,8 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let server = node.action_server::<Goto>("/bench/goto")?;
     let dropped = Arc::new(Dropped::default());
     let handler = ServerHandler::new(
-        GoalServer::new(server, Box::new(Immediate::default())),
+        GoalServer::new(server, Box::new(Immediate::default()))
+            .answer_after_discovery(node.peers()),
         dropped,
         Some(node.logger()),
     );

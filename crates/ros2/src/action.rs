@@ -21,6 +21,7 @@
 
 use crate::cdr::Bounded;
 use crate::msg::skipper::*;
+use crate::reply::{Outbox, Peers, Reply};
 use ros2_client::action::{
     ActionServer, CancelGoalResponse, GetResultResponse, GoalId, GoalInfo, SendGoalResponse,
 };
@@ -139,6 +140,8 @@ pub enum ServerEvent {
     Aborted(String),
     /// A request could not be decoded (counted and dropped).
     Malformed(String),
+    /// Answers dropped because their clients' readers were never discovered.
+    Unanswered(String),
 }
 
 /// One action served on the ROS 2 graph under the single-goal policy.
@@ -149,6 +152,7 @@ pub struct GoalServer<A: ActionType> {
     active: Option<usize>,
     events: Vec<ServerEvent>,
     status_dirty: bool,
+    outbox: Outbox<A>,
 }
 
 impl<A: ActionType> GoalServer<A> {
@@ -161,7 +165,15 @@ impl<A: ActionType> GoalServer<A> {
             active: None,
             events: Vec::new(),
             status_dirty: false,
+            outbox: Outbox::new(None),
         }
+    }
+
+    /// Answer each request only once this node has discovered the client's response
+    /// reader (as Fast DDS servers do; see [`crate::reply`]).
+    pub fn answer_after_discovery(mut self, peers: Peers) -> Self {
+        self.outbox = Outbox::new(Some(peers));
+        self
     }
 
     /// Register the server's three services with a poll loop, under `tokens`.
@@ -176,9 +188,10 @@ impl<A: ActionType> GoalServer<A> {
         registry.register(self.server.result_server(), tokens[2], i)
     }
 
-    /// Whether a goal is running (the server then needs [`Self::tick`] each cycle).
+    /// Whether a goal is running or an answer is held (the server then needs
+    /// [`Self::tick`] each cycle).
     pub fn is_busy(&self) -> bool {
-        self.active.is_some()
+        self.active.is_some() || self.outbox.is_holding()
     }
 
     /// Events since the last call.
@@ -199,6 +212,14 @@ impl<A: ActionType> GoalServer<A> {
     pub fn tick(&mut self) {
         if let Some(i) = self.active {
             self.follow(i);
+        }
+        let dropped = self.outbox.flush(&mut self.server);
+        if dropped > 0 {
+            self.events.push(ServerEvent::Unanswered(format!(
+                "{dropped} {} answer(s) dropped: the client's reader was not discovered within {:?}",
+                A::NAME,
+                crate::reply::HOLD_MAX
+            )));
         }
         self.expire();
         if self.status_dirty {
@@ -234,13 +255,7 @@ impl<A: ActionType> GoalServer<A> {
     fn on_goal(&mut self, req: RmwRequestId, goal_id: GoalId, goal: A::Goal) {
         let stamp = now_stamp();
         if let Err(why) = goal.check() {
-            let _ = self.server.send_goal_response(
-                req,
-                SendGoalResponse {
-                    accepted: false,
-                    stamp,
-                },
-            );
+            self.reply_goal(req, false, stamp);
             self.events.push(ServerEvent::Rejected(format!(
                 "{} goal rejected: {why}",
                 A::NAME
@@ -248,24 +263,12 @@ impl<A: ActionType> GoalServer<A> {
             return;
         }
         if self.goals.iter().any(|g| g.info.goal_id == goal_id) {
-            let _ = self.server.send_goal_response(
-                req,
-                SendGoalResponse {
-                    accepted: false,
-                    stamp,
-                },
-            );
+            self.reply_goal(req, false, stamp);
             self.events
                 .push(ServerEvent::Rejected("a goal with this id exists".into()));
             return;
         }
-        let _ = self.server.send_goal_response(
-            req,
-            SendGoalResponse {
-                accepted: true,
-                stamp,
-            },
-        );
+        self.reply_goal(req, true, stamp);
         // the newer goal preempts the active one: ABORTED, and the target turns to the
         // new goal without stopping the robot
         if let Some(old) = self.active.take() {
@@ -300,6 +303,11 @@ impl<A: ActionType> GoalServer<A> {
                 )));
             }
         }
+    }
+
+    fn reply_goal(&mut self, req: RmwRequestId, accepted: bool, stamp: RosTime) {
+        let r = SendGoalResponse { accepted, stamp };
+        self.outbox.send(&mut self.server, req, Reply::Goal(r));
     }
 
     fn follow(&mut self, i: usize) {
@@ -341,13 +349,11 @@ impl<A: ActionType> GoalServer<A> {
         g.result = result;
         g.finished = Some(Instant::now());
         for req in std::mem::take(&mut g.waiting) {
-            let _ = self.server.send_result(
-                req,
-                GetResultResponse {
-                    status,
-                    result: g.result.clone(),
-                },
-            );
+            let r = GetResultResponse {
+                status,
+                result: g.result.clone(),
+            };
+            self.outbox.send(&mut self.server, req, Reply::Result(r));
         }
         self.status_dirty = true;
     }
@@ -363,7 +369,7 @@ impl<A: ActionType> GoalServer<A> {
                             goals_canceling: Vec::new(),
                         },
                     };
-                    let _ = self.server.send_cancel_response(req, resp);
+                    self.outbox.send(&mut self.server, req, Reply::Cancel(resp));
                 }
                 Ok(None) => break,
                 Err(e) => self.events.push(ServerEvent::Malformed(e.to_string())),
@@ -414,27 +420,22 @@ impl<A: ActionType> GoalServer<A> {
         loop {
             match self.server.receive_result_request() {
                 Ok(Some((req, r))) => {
-                    match self.goals.iter_mut().find(|g| g.info.goal_id == r.goal_id) {
-                        Some(g) if g.finished.is_some() => {
-                            let _ = self.server.send_result(
-                                req,
-                                GetResultResponse {
-                                    status: g.status,
-                                    result: g.result.clone(),
-                                },
-                            );
+                    let answer = match self.goals.iter_mut().find(|g| g.info.goal_id == r.goal_id) {
+                        Some(g) if g.finished.is_some() => GetResultResponse {
+                            status: g.status,
+                            result: g.result.clone(),
+                        },
+                        Some(g) => {
+                            g.waiting.push(req);
+                            continue;
                         }
-                        Some(g) => g.waiting.push(req),
-                        None => {
-                            let _ = self.server.send_result(
-                                req,
-                                GetResultResponse {
-                                    status: GoalStatusEnum::Unknown,
-                                    result: A::Result::default(),
-                                },
-                            );
-                        }
-                    }
+                        None => GetResultResponse {
+                            status: GoalStatusEnum::Unknown,
+                            result: A::Result::default(),
+                        },
+                    };
+                    self.outbox
+                        .send(&mut self.server, req, Reply::Result(answer));
                 }
                 Ok(None) => break,
                 Err(e) => self.events.push(ServerEvent::Malformed(e.to_string())),

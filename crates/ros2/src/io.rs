@@ -129,7 +129,7 @@ impl<A: ActionType> ServerHandler<A> {
                     self.dropped.out_of_bounds();
                     m
                 }
-                ServerEvent::Aborted(m) => m,
+                ServerEvent::Aborted(m) | ServerEvent::Unanswered(m) => m,
             };
             if let Some(l) = &self.log {
                 l.warn(&msg);

@@ -13,6 +13,7 @@
 //! - [`link`]: `skipper run --ros2`'s node and robots;
 //! - [`robot`]: a robot's topics (odom, pose, scan, sonar, battery, tf, the AUV's);
 //!   and `/clock` in simulated time;
+//! - [`reply`]: action answers held until the client's reader is discovered;
 //! - [`sample`]: a robot's cycle, read from its signals by the vocabulary;
 //! - [`outlet`]: where published messages go (DDS publishers, or a test's recorder).
 //!
@@ -32,6 +33,7 @@ pub mod msg;
 pub mod node;
 pub mod outlet;
 pub mod qos;
+pub mod reply;
 pub mod robot;
 pub mod sample;
 

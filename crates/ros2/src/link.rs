@@ -231,7 +231,8 @@ impl KindServer for Ros2Link {
     {
         let server = self.node.action_server::<A>(name)?;
         self.handlers.push(Box::new(ServerHandler::new(
-            GoalServer::<A>::new(server, Box::new(target)),
+            GoalServer::<A>::new(server, Box::new(target))
+                .answer_after_discovery(self.node.peers()),
             self.dropped.clone(),
             Some(self.log.clone()),
         )));

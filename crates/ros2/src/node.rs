@@ -249,6 +249,11 @@ impl Ros2Node {
             .map_err(|e| Ros2Error::create(format!("action server {}", self.resolve(name)), e))
     }
 
+    /// The peers this node's participant discovers (for [`crate::reply`]).
+    pub fn peers(&self) -> crate::reply::Peers {
+        crate::reply::Peers::new(self.context.domain_participant())
+    }
+
     /// A handle that writes to `/rosout` from any thread.
     pub fn logger(&self) -> Logger {
         Logger {
