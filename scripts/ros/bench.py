@@ -1,6 +1,8 @@
 """Goal round trip over ROS 1 on loopback with the Python SimpleActionClient (rospy,
 Debian's python3-actionlib): send a goal, the server accepts it, publishes one feedback
-and succeeds; the client waits for the result. Compares Skipper's SimpleActionServer
+and succeeds; the client waits for the result. Also counted: goals whose feedback reached
+the client's feedback callback (issue 15's "feedback delivery"), and the client's own
+send_goal race (ros/actionlib#206). Compares Skipper's SimpleActionServer
 with rospy's (goal-callback and execute-callback modes) under the same client, by the
 client's round-trip percentiles and the server process's CPU per goal (the sum of its
 threads' /proc schedstat), also less what the server uses without goals (measured
@@ -96,6 +98,9 @@ def main():
     times = []
     failures = 0
     races = 0
+    # goals whose one feedback reached the client's feedback callback (the simple client
+    # drops a feedback that comes after the result)
+    fed = [0]
     cpu0, client0, wall0 = cpu(pid), time.process_time(), time.time()
     period = 1.0 / rate if rate > 0 else 0.0
     next_at = time.perf_counter()
@@ -103,8 +108,13 @@ def main():
         if period:
             next_at += period
         t = time.perf_counter()
-        c.send_goal(TestGoal(10))
+        got = [False]
+
+        def on_feedback(_fb, got=got):
+            got[0] = True
+        c.send_goal(TestGoal(10), feedback_cb=on_feedback)
         ok = c.wait_for_result(rospy.Duration(5))
+        fed[0] += got[0]
         times.append(time.perf_counter() - t)
         if not ok and c.gh is not None and c.gh.get_comm_state() == CommState.DONE:
             # the client's own send_goal race (ros/actionlib#206): its ActionClient got the
@@ -126,9 +136,9 @@ def main():
             f.write("\n".join("%.3f" % (t * 1e3) for t in times) + "\n")
     times.sort()
     p = lambda q: times[min(len(times) - 1, int(q * len(times)))] * 1e3
-    print("%-26s goals %d  failures %d  client races %d  round trip p50 %.2f  p90 %.2f  p99 %.2f  max %.2f ms  "
+    print("%-26s goals %d  failures %d  client races %d  feedback delivered %.1f %%  round trip p50 %.2f  p90 %.2f  p99 %.2f  max %.2f ms  "
           "server CPU/goal %.3f ms (less idle %.3f)  client CPU/goal %.3f ms  %.0f goals/s  status list <= %d  status msgs/goal %.2f"
-          % (name, n, failures, races, p(0.5), p(0.9), p(0.99), times[-1] * 1e3, server_cpu * 1e3, server_net * 1e3, client_cpu * 1e3,
+          % (name, n, failures, races, 100.0 * fed[0] / n, p(0.5), p(0.9), p(0.99), times[-1] * 1e3, server_cpu * 1e3, server_net * 1e3, client_cpu * 1e3,
              n / wall, longest[0], status_msgs[0] / n))
     sys.stdout.flush()
     os._exit(1 if failures else 0)

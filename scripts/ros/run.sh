@@ -9,7 +9,12 @@
 #     move_base_simple/goal (navigation.py);
 #  4. the Python SimpleActionClient sending run_option goals to an XABSL run and
 #     run_mission goals to a mission run (goals.py), and `skipper action send` with
-#     run_option, and a goto goal to the AUV of the mission run.
+#     run_option, and a goto goal to the AUV of the mission run;
+#  5. roslaunch of scripts/ros/launch/fleet.launch (a namespace and a remap), rosbag
+#     record + rosbag info, `skipper action send` of tf2_msgs/LookupTransform (a type
+#     Skipper is not built with) to a rospy server.
+# Before 1: rosmsg show / rospack find of interfaces/ros1 (skipper_msgs, skipper); in 3
+# also rostopic echo of goal feedback and result.
 # Every process it starts is stopped by the trap. Needs scripts/ros/install.sh.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -30,6 +35,19 @@ ok() { checks=$((checks + 1)); echo "ok   $*"; }
 
 source scripts/ros/roscore.sh
 ok "roscore on $ROS_MASTER_URI"
+# the skipper_msgs and skipper packages of the repository, as ROS tools find them, and
+# genpy's Python classes of skipper_msgs for rostopic / rosbag (docs/actionlib.md)
+export ROS_PACKAGE_PATH="$root/interfaces/ros1${ROS_PACKAGE_PATH:+:$ROS_PACKAGE_PATH}"
+interfaces/ros1/genpy.sh "$tmp/py"
+export PYTHONPATH="$tmp/py${PYTHONPATH:+:$PYTHONPATH}"
+show="$(rosmsg show skipper_msgs/GotoAction 2>&1)" || fail "rosmsg show skipper_msgs/GotoAction: $show"
+for want in "skipper_msgs/GotoActionGoal action_goal" "  skipper_msgs/GotoGoal goal" "    float64 tolerance" \
+            "  skipper_msgs/GotoFeedback feedback" "    float64 distance"; do
+  grep -qxF "$want" <<<"$show" || fail "rosmsg show skipper_msgs/GotoAction lacks '$want': $show"
+done
+ok "rosmsg show skipper_msgs/GotoAction (ROS_PACKAGE_PATH=interfaces/ros1)"
+[ "$(rospack find skipper)" = "$root/interfaces/ros1/skipper" ] || fail "rospack find skipper"
+ok "rospack find skipper_msgs, skipper"
 
 echo "== 1. Python actionlib clients against Skipper's servers"
 "$examples/reference_servers" >"$tmp/reference_servers.log" 2>&1 &
@@ -51,6 +69,21 @@ pids+=($!)
 grep -qzP "feedback:\n  distance: " "$tmp/send.log" || fail "no feedback printed"
 grep -q "SUCCEEDED: reached" "$tmp/send.log" || fail "goto did not succeed"
 ok "skipper action send /robot1/goto x=1 y=0.5: feedback, SUCCEEDED"
+# rostopic echo of the goal's feedback and result, with the skipper_msgs classes genpy
+# made from interfaces/ros1 (above): each echo is connected before the goal is sent
+timeout 30 rostopic echo -n 1 /robot1/goto/feedback >"$tmp/echo_feedback.log" 2>&1 &
+echo_fb=$!
+timeout 30 rostopic echo -n 1 /robot1/goto/result >"$tmp/echo_result.log" 2>&1 &
+echo_res=$!
+pids+=($echo_fb $echo_res)
+$ROS_PY scripts/ros/wait_connection.py /skipper /robot1/goto/feedback || fail "rostopic echo feedback did not connect"
+$ROS_PY scripts/ros/wait_connection.py /skipper /robot1/goto/result || fail "rostopic echo result did not connect"
+"$SKIPPER_BIN" action send /robot1/goto x=0 y=0 --wait 20s >"$tmp/send_home.log" 2>&1 || fail "skipper action send (home)"
+wait $echo_fb || fail "rostopic echo /robot1/goto/feedback: $(cat "$tmp/echo_feedback.log")"
+wait $echo_res || fail "rostopic echo /robot1/goto/result: $(cat "$tmp/echo_result.log")"
+grep -q "^  distance: " "$tmp/echo_feedback.log" || fail "feedback echo: $(cat "$tmp/echo_feedback.log")"
+grep -q "^  status: 3$" "$tmp/echo_result.log" && grep -q "^  text: \"reached\"" "$tmp/echo_result.log" || fail "result echo: $(cat "$tmp/echo_result.log")"
+ok "rostopic echo /robot1/goto/feedback and /robot1/goto/result (skipper_msgs classes)"
 info="$(timeout 20 rosnode info /skipper 2>&1)" || fail "rosnode info: $info"
 # (a subscription's type shows only while someone publishes it, so those are checked by name)
 for want in "/robot1/goto/status [actionlib_msgs/GoalStatusArray]" "/robot1/goto/result [skipper_msgs/GotoActionResult]" \
@@ -137,4 +170,51 @@ x, y = map(float, re.search(r"^result:\n  x: (\S+)\n  y: (\S+)", open(sys.argv[1
 sys.exit(0 if ((x - 60) ** 2 + (y - 40) ** 2) ** 0.5 <= 10 else 1)
 PY
 ok "skipper action send /tethys/goto x=60 y=40: feedback, SUCCEEDED within 10 m"
+echo "== 5. roslaunch with a namespace and a remap, rosbag, an action type Skipper was not built with"
+# roslaunch starts the node from the package `skipper` (interfaces/ros1/skipper), in
+# the namespace /fleet, with robot1/goto remapped to robot1/drive
+SKIPPER_BIN="$SKIPPER_BIN" roslaunch --wait scripts/ros/launch/fleet.launch >"$tmp/roslaunch.log" 2>&1 &
+launch=$!
+pids+=($launch)
+"$SKIPPER_BIN" action send /fleet/robot1/drive x=0.5 y=0 --wait 60s >"$tmp/send_fleet.log" 2>&1 \
+  || fail "skipper action send /fleet/robot1/drive: $(cat "$tmp/send_fleet.log")"
+grep -q "SUCCEEDED: reached" "$tmp/send_fleet.log" || fail "the remapped goto did not succeed"
+ok "roslaunch fleet.launch: /fleet/robot1/drive (namespace and remap) SUCCEEDED"
+timeout 20 rosnode list >"$tmp/nodes.log" 2>&1 || fail "rosnode list"
+grep -qx "/fleet/exec" "$tmp/nodes.log" || fail "rosnode list lacks /fleet/exec: $(cat "$tmp/nodes.log")"
+ok "rosnode list: /fleet/exec"
+# rosbag record: one message of each topic, then it ends by itself (-l 1); it is connected
+# to feedback and result before the goal is sent (pose comes every cycle)
+rosbag record -l 1 -O "$tmp/run.bag" /fleet/robot1/pose /fleet/robot1/drive/feedback /fleet/robot1/drive/result \
+  >"$tmp/rosbag.log" 2>&1 &
+bag=$!
+pids+=($bag)
+for t in /fleet/robot1/drive/feedback /fleet/robot1/drive/result; do
+  $ROS_PY scripts/ros/wait_connection.py /fleet/exec "$t" || fail "rosbag record did not connect to $t"
+done
+"$SKIPPER_BIN" action send /fleet/robot1/drive x=0 y=0 --wait 60s >"$tmp/send_fleet2.log" 2>&1 \
+  || fail "skipper action send /fleet/robot1/drive (home)"
+wait $bag || fail "rosbag record: $(cat "$tmp/rosbag.log")"
+info="$(rosbag info "$tmp/run.bag" 2>&1)" || fail "rosbag info: $info"
+for want in "/fleet/robot1/pose * 1 msg * : geometry_msgs/PoseStamped" \
+            "/fleet/robot1/drive/feedback * 1 msg * : skipper_msgs/GotoActionFeedback" \
+            "/fleet/robot1/drive/result * 1 msg * : skipper_msgs/GotoActionResult"; do
+  grep -qE "${want// \* / +}" <<<"$info" || fail "rosbag info lacks $want: $info"
+done
+ok "rosbag record + rosbag info: pose, feedback and result of the run, with their types"
+timeout 20 rosnode kill /fleet/exec >/dev/null 2>&1 || fail "rosnode kill /fleet/exec"
+rc=0; wait $launch || rc=$?
+[ "$rc" = 0 ] || fail "roslaunch ended with $rc after its required node ended"
+ok "rosnode kill /fleet/exec: the required node ended and roslaunch with it"
+# tf2_msgs/LookupTransform: Skipper reads its definition from /usr/share/tf2_msgs
+$ROS_PY scripts/ros/py_lookup_server.py >"$tmp/py_lookup.log" 2>&1 &
+pids+=($!)
+"$SKIPPER_BIN" action send /py/lookup_transform target_frame=map source_frame=robot1/base_link \
+  source_time='{secs: 12, nsecs: 5}' --wait 30s >"$tmp/send_lookup.log" 2>&1 \
+  || fail "skipper action send /py/lookup_transform: $(cat "$tmp/send_lookup.log")"
+for want in "SUCCEEDED: looked up" '      frame_id: "map"' '    child_frame_id: "robot1/base_link"' \
+            "        x: 1.5" "        y: -2.0" "        secs: 12"; do
+  grep -qF -- "$want" "$tmp/send_lookup.log" || fail "lookup_transform lacks '$want': $(cat "$tmp/send_lookup.log")"
+done
+ok "skipper action send of tf2_msgs/LookupTransform (not built in) to rospy's server: SUCCEEDED, result printed"
 echo "$checks passed, 0 failed"
