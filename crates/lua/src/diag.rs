@@ -50,7 +50,7 @@ fn excerpt(out: &mut String, text: &str, line: usize, caret: Option<(usize, usiz
     if let Some((col, len)) = caret {
         let lead: String = text
             .chars()
-            .take(col - 1)
+            .take(col.saturating_sub(1))
             .map(|c| if c == '\t' { '\t' } else { ' ' })
             .collect();
         let _ = write!(out, "\n{pad} | {lead}{}", "^".repeat(len.max(1)));

@@ -1,7 +1,8 @@
 //! Entry points of the fuzz target `lua_ros_args` (fuzz/fuzz_targets/lua_ros_args.rs)
 //! and of its corpus replay in `cargo test`: what this crate parses itself, a script's
 //! ROS arguments (`name:=other`, `__name:=`, `__ns:=`, `_param:=`) and the graph names
-//! resolved with them. Any input ends in names or an error, never a panic.
+//! resolved with them; and the placing of a syntax error (`lua_syntax_error`). Any input
+//! ends in names, a diagnostic or an error, never a panic.
 
 use crate::names::Names;
 use skipper_actionlib::ros1::names::RosArgs;
@@ -27,4 +28,21 @@ pub fn ros_args(data: &[u8]) {
             let _ = names.resolve(&child, arg, true);
         }
     }
+}
+
+/// Load `data` as a script named `f.lua` (compiled, never run) and, when it does not
+/// parse, place the syntax error as `skipper lua` shows it ([`crate::diag`]: full_moon's
+/// lexer over the lines up to the error, Lua's parser on cuts of the script). The
+/// diagnostic, or `None` for a script that parses.
+pub fn syntax_error(data: &[u8]) -> Option<String> {
+    let lua = mlua::Lua::new();
+    let e = lua.load(data).set_name("@f.lua").into_function().err()?;
+    let script = crate::diag::Script {
+        name: "f.lua".into(),
+        source: String::from_utf8_lossy(data).into_owned(),
+    };
+    Some(crate::diag::syntax_error(
+        &script,
+        &crate::runtime::message_of(&e),
+    ))
 }
