@@ -21,13 +21,12 @@ use mlua::{
     AnyUserData, Function, Lua, MultiValue, Table, UserData, UserDataFields, UserDataMethods, Value,
 };
 use skipper_actionlib::ros1::ActionClientBinding;
-use skipper_actionlib::time::SystemClock;
 use skipper_actionlib::{
     ActionClient, ClientGoalHandle, CommState, DynAction, DynMessage, SimpleActionClient,
     SimpleGoalState, StatusCode,
 };
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// torch-ros's `SimpleClientGoalState` number of a state (`PENDING` = 1 ... `LOST` = 8).
 fn simple_state_number(s: StatusCode) -> u8 {
@@ -74,7 +73,8 @@ fn make(
     let ns = names
         .resolve(&handle_ns(lua, nh)?, name, true)
         .map_err(|e| fail(lua, e))?;
-    let client = ActionClient::with_type(action.clone(), n.name(), Arc::new(SystemClock));
+    let clock = Arc::new(crate::runtime::clock(lua));
+    let client = ActionClient::with_type(action.clone(), n.name(), clock);
     Ok((ns, action, client))
 }
 
@@ -87,19 +87,21 @@ fn spin_until(
     done: &dyn Fn() -> mlua::Result<bool>,
 ) -> mlua::Result<bool> {
     let c = ctx(lua);
-    let start = Instant::now();
+    // the timeout is of the node's clock (simulated time when the node keeps it)
+    let clock = crate::runtime::clock(lua);
+    let start = clock.now();
     loop {
         if done()? {
             return Ok(true);
         }
         if c.stop.is_requested()
-            || timeout.is_some_and(|t| start.elapsed() >= t)
+            || timeout.is_some_and(|t| clock.since(start) >= t)
             || !crate::node::ros_ok(lua)
         {
             return Ok(false);
         }
         let left = timeout.map_or(Duration::from_millis(10), |t| {
-            t.saturating_sub(start.elapsed())
+            t.saturating_sub(clock.since(start))
         });
         queue.wait(left.min(Duration::from_millis(10)), &|| {
             c.stop.is_requested()

@@ -2,7 +2,8 @@
 //! fmt, ...)`, `_COND`, `_ONCE`, `_THROTTLE`, the `ROS_` aliases): named loggers with a
 //! level each (`ros.console.setLoggerLevel('actionlib', ros.console.Level.Debug)`),
 //! printed as roscpp's console prints them, `[ INFO] [secs.nsecs]: text`, info and debug
-//! on stdout, warnings and errors on stderr. (The lines are not published on `/rosout`.)
+//! on stdout, warnings and errors on stderr, and, once `ros.init` ran, on `/rosout`
+//! ([`crate::rosout`]).
 
 use crate::runtime::ctx;
 use mlua::{Lua, Table, Value};
@@ -58,7 +59,7 @@ pub(crate) fn log(lua: &Lua, name: Option<&str>, level: u8, text: &str) {
     if !ctx(lua).console.borrow().enabled(name, level) {
         return;
     }
-    let now = crate::time::LuaTime::now().0;
+    let now = crate::time::LuaTime::now(lua).0;
     let line = format!(
         "[{}] [{}.{:09}]: {text}\n",
         tag(level),
@@ -72,6 +73,12 @@ pub(crate) fn log(lua: &Lua, name: Option<&str>, level: u8, text: &str) {
         let _ = out.write_all(line.as_bytes());
         let _ = out.flush();
     }
+    let c = ctx(lua);
+    if let Ok(ros) = c.ros.try_borrow() {
+        if let Some(n) = ros.as_ref().filter(|n| !n.down) {
+            n.rosout.publish(lua, &n.node, level, text);
+        }
+    };
 }
 
 fn level_of(v: &Value) -> Option<u8> {

@@ -30,6 +30,7 @@
 //! ```
 
 mod client;
+mod clock;
 mod console;
 mod diag;
 #[doc(hidden)]
@@ -38,6 +39,7 @@ mod message;
 mod names;
 mod node;
 pub mod queue;
+mod rosout;
 pub mod runtime;
 mod server;
 mod services;

@@ -17,6 +17,10 @@ use skipper_actionlib::ros1::{Node, NodeConfig};
 pub(crate) struct RosNode {
     pub node: Node,
     pub names: Names,
+    /// the script's log lines' `/rosout`
+    pub rosout: crate::rosout::Rosout,
+    /// `/clock`, in simulated time
+    pub _clock_sub: Option<skipper_actionlib::ros1::node::Subscriber>,
     /// `ros.shutdown()` was called
     pub down: bool,
 }
@@ -305,7 +309,7 @@ fn init(
         .or(name)
         .unwrap_or_else(|| "torch_ros".into());
     if anonymous {
-        let now = crate::time::LuaTime::now().0;
+        let now = crate::time::LuaTime::wall().0;
         base = format!("{base}_{}_{}", std::process::id(), now);
     }
     let namespace = ra
@@ -329,9 +333,14 @@ fn init(
         node.set_param(&key, Xml::from(v.clone()))
             .map_err(|e| fail(lua, e))?;
     }
+    let (clock, clock_sub) = crate::clock::for_node(&node).map_err(|e| fail(lua, e))?;
+    *c.clock.borrow_mut() = clock;
+    let rosout = crate::rosout::Rosout::advertise(&node).map_err(|e| fail(lua, e))?;
     *c.ros.borrow_mut() = Some(RosNode {
         node,
         names,
+        rosout,
+        _clock_sub: clock_sub,
         down: false,
     });
     Ok(())

@@ -174,6 +174,8 @@ pub(crate) struct Ctx {
     pub console: RefCell<crate::console::Console>,
     /// what runs each time the default queue is spun (publishers' connect callbacks)
     pub pollers: RefCell<Vec<(u64, Box<dyn Poll>)>>,
+    /// the node's clock (the system's until `ros.init` finds `/use_sim_time`)
+    pub clock: RefCell<crate::clock::RosClock>,
     /// the script's name and text (errors show its lines)
     pub script: crate::diag::Script,
 }
@@ -225,6 +227,11 @@ impl Ctx {
 }
 
 /// The script's shared state.
+/// The script's clock (see [`crate::clock`]).
+pub(crate) fn clock(lua: &Lua) -> crate::clock::RosClock {
+    ctx(lua).clock.borrow().clone()
+}
+
 pub(crate) fn ctx(lua: &Lua) -> Rc<Ctx> {
     match lua.app_data_ref::<Rc<Ctx>>() {
         Some(c) => c.clone(),
@@ -397,6 +404,7 @@ pub fn run_source(
         finishers: RefCell::new(Vec::new()),
         console: RefCell::new(crate::console::Console::default()),
         pollers: RefCell::new(Vec::new()),
+        clock: RefCell::default(),
         script: crate::diag::Script {
             name: name.to_string(),
             source: String::from_utf8_lossy(src).into_owned(),

@@ -21,7 +21,6 @@ use mlua::{AnyUserData, Function, Lua, MetaMethod, Table, UserData, UserDataMeth
 use skipper_actionlib::msg::schema::MsgSchema;
 use skipper_actionlib::ros1::action::server_config_from_params;
 use skipper_actionlib::ros1::ActionServerBinding;
-use skipper_actionlib::time::SystemClock;
 use skipper_actionlib::{
     ActionError, ActionServer, DynAction, DynMessage, ServerGoalHandle, SimpleActionServer,
     StatusCode,
@@ -85,7 +84,7 @@ fn make_server(
     let server = ActionServer::with_type(
         action.clone(),
         server_config_from_params(&n, &ns),
-        Arc::new(SystemClock),
+        Arc::new(crate::runtime::clock(lua)),
     );
     Ok((ns, action, server))
 }

@@ -1,14 +1,15 @@
 //! `ros.Time`, `ros.Duration` and `ros.Rate` as torch-ros has them: times and durations
 //! are mutable objects (`t:set(s, ns)`, `t:add(d)` adds in place unless given a result
 //! object) with comparison and arithmetic operators, printed as seconds with six
-//! decimals; `ros.Time.now()` is the system clock (simulated time is not followed);
-//! `Rate:sleep()` sleeps what is left of the cycle. Every sleep ends early on a stop
-//! request.
+//! decimals; `ros.Time.now()` is the node's clock ([`crate::clock`]: `/clock` when
+//! `/use_sim_time` is true, else the system's); `Rate:sleep()` sleeps what is left of
+//! the cycle, in that clock's time, as `Duration:sleep()` and `Time.sleepUntil` do. Every
+//! sleep ends early on a stop request.
 
-use crate::runtime::{ctx, fail, secs};
+use crate::runtime::{clock, ctx, fail, secs};
 use mlua::{AnyUserData, Lua, MetaMethod, Table, UserData, UserDataMethods, Value};
 use skipper_actionlib::time::{Clock, RosDuration, SystemClock, Time};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 const NS: i64 = 1_000_000_000;
 
@@ -29,7 +30,12 @@ fn split(n: i64) -> (i64, i64) {
 }
 
 impl LuaTime {
-    pub fn now() -> Self {
+    /// The script's clock's time.
+    pub fn now(lua: &Lua) -> Self {
+        Self::from_ros(clock(lua).now())
+    }
+    /// The system clock's time.
+    pub fn wall() -> Self {
         Self::from_ros(SystemClock.now())
     }
     pub fn from_ros(t: Time) -> Self {
@@ -341,7 +347,7 @@ impl UserData for LuaDuration {
             Ok(LuaDuration(d.0.saturating_neg()))
         });
         m.add_method("sleep", |lua, d, ()| {
-            ctx(lua).stop.sleep(d.to_std());
+            clock(lua).sleep(&ctx(lua).stop, d.to_std());
             Ok(())
         });
     }
@@ -355,33 +361,35 @@ fn number(lua: &Lua, v: &Value) -> mlua::Result<f64> {
     }
 }
 
-/// `ros.Rate(hz)`: sleeps what is left of each cycle.
+/// `ros.Rate(hz)`: sleeps what is left of each cycle (times of the script's clock).
 pub(crate) struct LuaRate {
     period: Duration,
-    start: Instant,
+    start: Time,
     actual: Duration,
 }
 
 impl UserData for LuaRate {
     fn add_methods<M: UserDataMethods<Self>>(m: &mut M) {
         m.add_method_mut("sleep", |lua, r, ()| {
-            let expected = r.start + r.period;
-            let now = Instant::now();
+            let c = clock(lua);
+            let expected = r.start.plus(r.period);
+            let now = c.now();
             if now < expected {
-                ctx(lua).stop.sleep(expected - now);
+                c.sleep(&ctx(lua).stop, expected.since(now));
             }
-            let now = Instant::now();
-            r.actual = now - r.start;
-            // far behind (more than a cycle): start over from now, as roscpp does
-            r.start = if now > expected + r.period {
+            let now = c.now();
+            r.actual = now.since(r.start);
+            // far behind (more than a cycle), or the clock went back: start over from
+            // now, as roscpp does
+            r.start = if now > expected.plus(r.period) || now < r.start {
                 now
             } else {
                 expected
             };
-            Ok(now <= expected + r.period)
+            Ok(now <= expected.plus(r.period))
         });
-        m.add_method_mut("reset", |_, r, ()| {
-            r.start = Instant::now();
+        m.add_method_mut("reset", |lua, r, ()| {
+            r.start = clock(lua).now();
             Ok(())
         });
         m.add_method("expectedCycleTime", |_, r, ()| {
@@ -422,13 +430,13 @@ pub(crate) fn install(lua: &Lua, ros: &Table) -> mlua::Result<()> {
             Ok(LuaTime::make(nanos_of(lua, &a, &b)?))
         })?,
     )?;
-    let now = lua.create_function(|_, ()| Ok(LuaTime::now()))?;
+    let now = lua.create_function(|lua, ()| Ok(LuaTime::now(lua)))?;
     time.raw_set("now", now.clone())?;
     time.raw_set(
         "getNow",
-        lua.create_function(|_, result: Option<AnyUserData>| match result {
+        lua.create_function(|lua, result: Option<AnyUserData>| match result {
             Some(r) => {
-                r.borrow_mut::<LuaTime>()?.0 = LuaTime::now().0;
+                r.borrow_mut::<LuaTime>()?.0 = LuaTime::now(lua).0;
                 Ok(Value::UserData(r))
             }
             None => Ok(Value::Nil),
@@ -441,23 +449,29 @@ pub(crate) fn install(lua: &Lua, ros: &Table) -> mlua::Result<()> {
         time.raw_set(name, lua.create_function(|_, ()| Ok(()))?)?;
     }
     time.raw_set("isValid", lua.create_function(|_, ()| Ok(true))?)?;
-    time.raw_set("isSystemTime", lua.create_function(|_, ()| Ok(true))?)?;
-    time.raw_set("isSimTime", lua.create_function(|_, ()| Ok(false))?)?;
+    time.raw_set(
+        "isSystemTime",
+        lua.create_function(|lua, ()| Ok(!clock(lua).is_sim()))?,
+    )?;
+    time.raw_set(
+        "isSimTime",
+        lua.create_function(|lua, ()| Ok(clock(lua).is_sim()))?,
+    )?;
     time.raw_set(
         "setNow",
         lua.create_function(|lua, _: Value| -> mlua::Result<()> {
             Err(fail(
                 lua,
-                "ros.Time.setNow: simulated time is not supported (the clock is the system's)",
+                "ros.Time.setNow: a script cannot set the time (in simulated time /clock sets it)",
             ))
         })?,
     )?;
     time.raw_set(
         "sleepUntil",
         lua.create_function(|lua, t: LuaTime| {
-            let left = t.0 - LuaTime::now().0;
+            let left = t.0 - LuaTime::now(lua).0;
             if left > 0 {
-                ctx(lua).stop.sleep(Duration::from_nanos(left as u64));
+                clock(lua).sleep(&ctx(lua).stop, Duration::from_nanos(left as u64));
             }
             Ok(())
         })?,
@@ -479,7 +493,7 @@ pub(crate) fn install(lua: &Lua, ros: &Table) -> mlua::Result<()> {
             }
             Ok(LuaRate {
                 period: secs(lua, 1.0 / hz)?,
-                start: Instant::now(),
+                start: clock(lua).now(),
                 actual: Duration::ZERO,
             })
         })?,
