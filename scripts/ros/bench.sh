@@ -16,10 +16,17 @@ GOALS="${GOALS:-1000}"
 RATE="${RATE:-20}"
 # STATUS_LIST_TIMEOUT (s): set <ns>/status_list_timeout for every server (a diagnostic:
 # how much of the round trip is the client decoding long status lists)
+# LUA_BIN: what runs the Lua server instead of the release `skipper lua` (the library's
+# runner, `cargo build --release -p skipper-lua --example run_script`, so that only that
+# crate is built: the same run_file as `skipper lua`)
 cargo build --release -q -p skipper-actionlib --examples
-cargo build --release -q -p skipper --bin skipper
 examples="${CARGO_TARGET_DIR:-$root/target}/release/examples"
-skipper_bin="${CARGO_TARGET_DIR:-$root/target}/release/skipper"
+if [ -n "${LUA_BIN:-}" ]; then
+  lua_cmd=("$LUA_BIN")
+else
+  cargo build --release -q -p skipper --bin skipper
+  lua_cmd=("${CARGO_TARGET_DIR:-$root/target}/release/skipper" lua)
+fi
 source scripts/ros/roscore.sh
 if [ -n "${STATUS_LIST_TIMEOUT:-}" ]; then
   for ns in /bench_simple /lua_goal_cb /py_goal_cb /py_execute_cb; do
@@ -29,7 +36,7 @@ fi
 "$examples/bench_server" /bench_simple /skipper_bench >"$tmp/skipper.log" 2>&1 &
 skipper=$!
 pids+=($skipper)
-"$skipper_bin" lua scripts/ros/lua_bench_server.lua /lua_goal_cb >"$tmp/lua.log" 2>&1 &
+"${lua_cmd[@]}" scripts/ros/lua_bench_server.lua /lua_goal_cb >"$tmp/lua.log" 2>&1 &
 lua=$!
 pids+=($lua)
 $ROS_PY scripts/ros/py_bench_server.py /py_goal_cb goal_cb >"$tmp/py1.log" 2>&1 &

@@ -19,7 +19,14 @@ fn main() -> ExitCode {
         eprintln!("usage: run_script SCRIPT.lua [ARGS]");
         return ExitCode::from(2);
     };
-    match run_file(script.as_ref(), rest, &Options::default(), &Stop::new()) {
+    // Ctrl-C / SIGINT stops the script as `skipper lua` does (a background job of a
+    // script would otherwise ignore it)
+    let stop = Stop::new();
+    let s2 = stop.clone();
+    if let Err(e) = ctrlc::set_handler(move || s2.request()) {
+        eprintln!("cannot handle Ctrl-C: {e}");
+    }
+    match run_file(script.as_ref(), rest, &Options::default(), &stop) {
         Ok(Outcome::Finished(code)) => ExitCode::from(code),
         Ok(Outcome::Stopped) => ExitCode::from(130),
         Err(e) => {
