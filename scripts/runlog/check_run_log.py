@@ -48,7 +48,8 @@ def main(path, summary_path):
                     float(p["position"][k])
                 q = p["orientation"]
                 norm = sum(q[k] ** 2 for k in "xyzw")
-                if abs(norm - 1.0) > 1e-9:
+                # components are logged to 1e-6 (docs/run-log.md): |q|^2 is 1 within 4e-6
+                if abs(norm - 1.0) > 4e-6:
                     fail(f"/pose orientation is not a unit quaternion: {q}")
                 if schema.name != "foxglove.PoseInFrame" or msg["frame_id"] != "world":
                     fail("/pose must be a foxglove.PoseInFrame in frame `world`")

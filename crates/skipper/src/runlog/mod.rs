@@ -4,8 +4,8 @@
 //! | topic | when | content |
 //! | --- | --- | --- |
 //! | `/world` | once, at the start | the world (walls, goals, ...), the robots, the period |
-//! | `/signals` | every cycle, per robot | the signals that changed |
-//! | `/actuation` | per robot, when the controller asked something | the actuation |
+//! | `/signals` | per robot, when a signal changed | the signals whose logged value changed |
+//! | `/actuation` | per robot, when it differs from the last written (and with every `say`, `reset_odometry`) | the actuation |
 //! | `/events` | as they happen | speech, collisions, statuses, transitions, goals, estop |
 //! | `/controller` | per robot, when it changed | the engine's state |
 //! | `/pose` | every cycle, per robot | a Foxglove `PoseInFrame` (plus `robot`, `t`) |
@@ -14,15 +14,20 @@
 //! | `/summary` | once, at the end | the summary, without wall time |
 //!
 //! Every message carries the simulated time `t` (s); the MCAP log and publish times are
-//! the simulated time in nanoseconds. Nothing depends on the wall clock, so equal runs
-//! give byte-identical files.
+//! the simulated time in nanoseconds. Floats are rounded to what the sensors resolve
+//! (docs/run-log.md). Nothing depends on the wall clock or on thread timing (a writer
+//! thread compresses, in the order messages were made), so equal runs give
+//! byte-identical files.
 
+mod json;
+mod robot;
 pub mod schemas;
+mod sink;
 
 use anyhow::Context;
-use mcap::records::MessageHeader;
+use robot::RobotLog;
+use sink::Sink;
 use skipper_core::runner::CycleView;
-use skipper_core::vocabulary::ground;
 use skipper_core::{Observer, RunConfig, RunReport, World};
 use std::collections::BTreeMap;
 use std::fs::File;
@@ -31,6 +36,7 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
+#[derive(Clone, Copy)]
 struct Channels {
     world: u16,
     signals: u16,
@@ -52,35 +58,30 @@ pub struct LogStatus {
     pub messages: u64,
 }
 
+/// The zstd level of the log's chunks: the fastest (the log's text is rounded and
+/// repetitive, so a higher level gains little; measured in docs/run-log.md).
+const ZSTD_LEVEL: u32 = 1;
+
 /// The MCAP run log, as a runner observer.
 pub struct RunLog {
-    writer: Option<mcap::Writer<BufWriter<File>>>,
+    sink: Sink,
     ch: Channels,
-    seq: u32,
-    robots: Vec<String>,
+    robots: Vec<RobotLog>,
     last_state: Vec<Option<String>>,
     /// per robot: the controller's state version last written (see `Controller::state_version`)
     last_version: Vec<Option<u64>>,
     last_objects: Option<String>,
-    /// per robot: the ids of `laser.0`, `laser.1`, ... (empty without a laser)
-    lasers: Vec<Vec<skipper_core::SignalId>>,
-    /// per robot: where it was when it last sensed (the pose at the start of the cycle:
-    /// the end of the last one, or the start of the run)
-    sensed_at: Vec<skipper_core::Pose3>,
-    status: Arc<Mutex<LogStatus>>,
+    /// reused buffers (the actuation's encoding and a float's)
+    scratch: Vec<u8>,
+    tmp: Vec<u8>,
 }
-
-/// Laser beams: the first at -90 degrees, one per degree (the simulated LMS-200).
-const LASER_FIRST_DEG: f64 = -90.0;
-/// The laser sits this far ahead of the robot's centre (m).
-const LASER_X: f64 = 0.018;
 
 fn secs(t: Duration) -> f64 {
     t.as_secs_f64()
 }
 
 impl RunLog {
-    /// Create the log file (and its directory).
+    /// Create the log file (and its directory) and start its writer thread.
     pub fn create(path: &Path) -> anyhow::Result<(Self, Arc<Mutex<LogStatus>>)> {
         if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
             std::fs::create_dir_all(dir)
@@ -88,8 +89,12 @@ impl RunLog {
         }
         let file = File::create(path)
             .with_context(|| format!("cannot create the run log {}", path.display()))?;
+        // one compression thread: the log's own (zstd's workers would make the bytes
+        // depend on the machine's core count)
         let mut w = mcap::WriteOptions::new()
             .compression(Some(mcap::Compression::Zstd))
+            .compression_level(ZSTD_LEVEL)
+            .compression_threads(0)
             .profile("")
             .library("skipper")
             .create(BufWriter::new(file))
@@ -115,160 +120,50 @@ impl RunLog {
             summary: add("/summary", "skipper.Summary", schemas::SUMMARY)?,
         };
         let status = Arc::new(Mutex::new(LogStatus::default()));
+        let sink = Sink::start(w, status.clone()).context("cannot start the run log's writer")?;
         Ok((
             Self {
-                writer: Some(w),
+                sink,
                 ch,
-                seq: 0,
                 robots: Vec::new(),
                 last_state: Vec::new(),
                 last_version: Vec::new(),
                 last_objects: None,
-                lasers: Vec::new(),
-                sensed_at: Vec::new(),
-                status: status.clone(),
+                scratch: Vec::new(),
+                tmp: Vec::new(),
             },
             status,
         ))
     }
 
-    fn write(&mut self, channel: u16, t: Duration, msg: &serde_json::Value) {
-        let Some(w) = self.writer.as_mut() else {
-            return;
-        };
-        let data = match serde_json::to_vec(msg) {
-            Ok(d) => d,
-            Err(e) => return self.fail(format!("cannot encode a log message: {e}")),
-        };
-        self.seq = self.seq.wrapping_add(1);
-        let ns = u64::try_from(t.as_nanos()).unwrap_or(u64::MAX);
-        let header = MessageHeader {
-            channel_id: channel,
-            sequence: self.seq,
-            log_time: ns,
-            publish_time: ns,
-        };
-        match w.write_to_known_channel(&header, &data) {
-            Ok(()) => {
-                if let Ok(mut s) = self.status.lock() {
-                    s.messages += 1;
-                }
-            }
-            Err(e) => self.fail(format!("cannot write the run log: {e}")),
-        }
-    }
-
-    fn fail(&mut self, msg: String) {
-        tracing::error!("{msg}");
-        self.writer = None;
-        if let Ok(mut s) = self.status.lock() {
-            s.error.get_or_insert(msg);
-        }
-    }
-
-    fn write_scan(&mut self, i: usize, sig: &skipper_core::Signals, v: &CycleView<'_>) {
-        let Some(ids) = self.lasers.get(i) else {
-            return;
-        };
-        if ids.is_empty() || !ids.iter().any(|&id| sig.changed_this_cycle(id)) {
-            return;
-        }
-        // the ranges were cast when the robot sensed, at the start of the cycle: the scan
-        // has that pose and that time (the /pose of the cycle before says the same)
-        let Some(p) = self.sensed_at.get(i).copied() else {
-            return;
-        };
-        let ranges: Vec<f64> = ids
-            .iter()
-            .map(|&id| {
-                sig.f64(id)
-                    .map_or(f64::NAN, |r| (r * 1000.0).round() / 1000.0)
-            })
-            .collect();
-        let q = p.quaternion();
-        let (s, c) = p.yaw.sin_cos();
-        let next = v.now;
-        let step = 1f64.to_radians();
-        let first = LASER_FIRST_DEG.to_radians();
-        let msg = serde_json::json!({
-            "timestamp": {"sec": next.as_secs(), "nsec": next.subsec_nanos()},
-            "frame_id": "world",
-            "pose": {"position": {"x": p.x + c * LASER_X, "y": p.y + s * LASER_X, "z": p.z}, "orientation": {"x": q[0], "y": q[1], "z": q[2], "w": q[3]}},
-            "start_angle": first,
-            "end_angle": first + step * (ranges.len().saturating_sub(1)) as f64,
-            "ranges": ranges,
-            "intensities": [],
-            "robot": self.robot(i),
-            "t": secs(next),
+    /// Write a JSON value as one message (for the rare ones: world, events' data,
+    /// controller states, objects, summary).
+    fn write_value(&mut self, channel: u16, t: Duration, msg: &serde_json::Value) {
+        self.sink.message(channel, t, |out| {
+            // writing to a Vec cannot fail
+            serde_json::to_writer(out, msg).is_ok()
         });
-        self.write(self.ch.scan, next, &msg);
     }
 
-    fn robot(&self, i: usize) -> &str {
-        self.robots.get(i).map_or("?", String::as_str)
-    }
-}
-
-impl Observer for RunLog {
-    fn on_start(&mut self, world: &dyn World, config: &RunConfig) {
-        self.robots = (0..world.len())
-            .filter_map(|i| world.vehicle(i).map(|v| v.info().name.clone()))
-            .collect();
-        self.last_state = vec![None; self.robots.len()];
-        self.last_version = vec![None; self.robots.len()];
-        self.sensed_at = (0..world.len())
-            .filter_map(|i| world.vehicle(i).map(|v| v.pose()))
-            .collect();
-        let robots: Vec<_> = (0..world.len())
-            .filter_map(|i| world.vehicle(i))
-            .map(|v| serde_json::to_value(v.info()).unwrap_or_default())
-            .collect();
-        let msg = serde_json::json!({
-            "t": 0.0,
-            "world": world.describe(),
-            "robots": robots,
-            "period_s": secs(config.period),
-        });
-        self.write(self.ch.world, Duration::ZERO, &msg);
-    }
-
-    fn on_cycle(&mut self, v: &CycleView<'_>) {
-        let t = v.now;
-        let ts = secs(t);
-        if self.lasers.len() != v.signals.len() {
-            self.lasers = v
-                .signals
-                .iter()
-                .map(|s| (0..).map_while(|k| ground::LASER.id(s, k)).collect())
-                .collect();
-        }
-        for (i, sig) in v.signals.iter().enumerate() {
-            let values: serde_json::Map<String, serde_json::Value> = sig
-                .changed()
-                .filter(|(_, n, _)| !ground::LASER.matches(n))
-                .map(|(_, n, val)| (n.to_string(), serde_json::to_value(val).unwrap_or_default()))
-                .collect();
-            if !values.is_empty() {
-                let msg = serde_json::json!({"robot": self.robot(i), "t": ts, "values": values});
-                self.write(self.ch.signals, t, &msg);
-            }
-            self.write_scan(i, sig, v);
-        }
-        for (i, a) in v.actuation.iter().enumerate() {
-            if a.is_empty() {
-                continue;
-            }
-            let mut msg = serde_json::to_value(a).unwrap_or_default();
-            if let Some(m) = msg.as_object_mut() {
-                m.insert("robot".into(), self.robot(i).into());
-                m.insert("t".into(), ts.into());
-            }
-            self.write(self.ch.actuation, t, &msg);
-        }
+    fn write_events(&mut self, v: &CycleView<'_>) {
         for e in v.events {
-            let msg = serde_json::json!({"robot": self.robot(e.robot), "t": secs(e.time), "kind": e.kind, "data": e.data});
-            self.write(self.ch.events, e.time.max(t), &msg);
+            let tag = self.robots.get(e.robot).map_or("?", |r| r.name());
+            self.sink.message(self.ch.events, e.time.max(v.now), |out| {
+                out.extend_from_slice(b"{\"data\":");
+                let ok = serde_json::to_writer(&mut *out, &e.data).is_ok();
+                out.extend_from_slice(b",\"kind\":");
+                json::string(out, &e.kind);
+                out.extend_from_slice(b",\"robot\":");
+                json::string(out, tag);
+                out.extend_from_slice(b",\"t\":");
+                json::duration(out, e.time);
+                out.push(b'}');
+                ok
+            });
         }
+    }
+
+    fn write_controllers(&mut self, v: &CycleView<'_>) {
         for (i, c) in v.controllers.iter().enumerate() {
             let Some(c) = c else { continue };
             // a controller that versions its state: nothing to build while it is the same
@@ -288,56 +183,100 @@ impl Observer for RunLog {
             {
                 continue;
             }
-            let msg = serde_json::json!({"robot": self.robot(i), "t": ts, "controller": c.name(), "state": state});
-            self.write(self.ch.controller, t, &msg);
+            let name = self.robots.get(i).map_or("?", |r| r.name());
+            self.sink.message(self.ch.controller, v.now, |out| {
+                out.extend_from_slice(b"{\"controller\":");
+                json::string(out, c.name());
+                out.extend_from_slice(b",\"robot\":");
+                json::string(out, name);
+                out.extend_from_slice(b",\"state\":");
+                out.extend_from_slice(text.as_bytes());
+                out.extend_from_slice(b",\"t\":");
+                json::duration(out, v.now);
+                out.push(b'}');
+                true
+            });
             if let Some(slot) = self.last_state.get_mut(i) {
                 *slot = Some(text);
             }
         }
-        let next = t + v.dt;
-        for i in 0..v.world.len() {
-            let Some(veh) = v.world.vehicle(i) else {
-                continue;
-            };
-            let p = veh.pose();
-            if let Some(slot) = self.sensed_at.get_mut(i) {
-                *slot = p; // where the next cycle senses
-            }
-            let q = p.quaternion();
-            let msg = serde_json::json!({
-                "timestamp": {"sec": next.as_secs(), "nsec": next.subsec_nanos()},
-                "frame_id": "world",
-                "pose": {"position": {"x": p.x, "y": p.y, "z": p.z}, "orientation": {"x": q[0], "y": q[1], "z": q[2], "w": q[3]}},
-                "robot": self.robot(i),
-                "t": secs(next),
-            });
-            self.write(self.ch.pose, next, &msg);
-        }
+    }
+
+    fn write_objects(&mut self, v: &CycleView<'_>, next: Duration) {
         let objects = v.world.objects();
-        if !objects.is_null() {
-            let text = objects.to_string();
-            if self.last_objects.as_deref() != Some(text.as_str()) {
-                self.write(
-                    self.ch.objects,
-                    next,
-                    &serde_json::json!({"t": secs(next), "objects": objects}),
-                );
-                self.last_objects = Some(text);
+        if objects.is_null() {
+            return;
+        }
+        let text = objects.to_string();
+        if self.last_objects.as_deref() != Some(text.as_str()) {
+            self.sink.message(self.ch.objects, next, |out| {
+                out.extend_from_slice(b"{\"objects\":");
+                out.extend_from_slice(text.as_bytes());
+                out.extend_from_slice(b",\"t\":");
+                json::duration(out, next);
+                out.push(b'}');
+                true
+            });
+            self.last_objects = Some(text);
+        }
+    }
+}
+
+impl Observer for RunLog {
+    fn on_start(&mut self, world: &dyn World, config: &RunConfig) {
+        let vehicles: Vec<_> = (0..world.len()).filter_map(|i| world.vehicle(i)).collect();
+        self.robots = vehicles
+            .iter()
+            .map(|v| RobotLog::new(&v.info().name, v.pose()))
+            .collect();
+        self.last_state = vec![None; self.robots.len()];
+        self.last_version = vec![None; self.robots.len()];
+        let robots: Vec<_> = vehicles
+            .iter()
+            .map(|v| serde_json::to_value(v.info()).unwrap_or_default())
+            .collect();
+        let msg = serde_json::json!({
+            "t": 0.0,
+            "world": world.describe(),
+            "robots": robots,
+            "period_s": secs(config.period),
+        });
+        self.write_value(self.ch.world, Duration::ZERO, &msg);
+    }
+
+    fn on_cycle(&mut self, v: &CycleView<'_>) {
+        let t = v.now;
+        let ch = self.ch;
+        for (r, sig) in self.robots.iter_mut().zip(v.signals) {
+            self.sink
+                .message(ch.signals, t, |out| r.signals(out, sig, t));
+            self.sink.message(ch.scan, t, |out| r.scan(out, sig, t));
+        }
+        let (scratch, tmp) = (&mut self.scratch, &mut self.tmp);
+        for (r, a) in self.robots.iter_mut().zip(v.actuation) {
+            self.sink
+                .message(ch.actuation, t, |out| r.actuation(out, a, t, scratch, tmp));
+        }
+        self.write_events(v);
+        self.write_controllers(v);
+        let next = t + v.dt;
+        for (i, r) in self.robots.iter_mut().enumerate() {
+            if let Some(veh) = v.world.vehicle(i) {
+                self.sink
+                    .message(ch.pose, next, |out| r.pose(out, veh.pose(), next));
             }
         }
+        self.write_objects(v, next);
     }
 
     fn on_end(&mut self, _world: &dyn World, report: &RunReport) {
         let mut summary = report.summary_json(false);
         if let Some(m) = summary.as_object_mut() {
-            m.insert("robots".into(), self.robots.clone().into());
+            let names: Vec<String> = self.robots.iter().map(|r| r.name().to_string()).collect();
+            m.insert("robots".into(), names.into());
         }
-        self.write(self.ch.summary, report.sim_time, &summary);
-        if let Some(mut w) = self.writer.take() {
-            if let Err(e) = w.finish() {
-                self.fail(format!("cannot finish the run log: {e}"));
-            }
-        }
+        self.write_value(self.ch.summary, report.sim_time, &summary);
+        self.sink.close();
     }
 }
 

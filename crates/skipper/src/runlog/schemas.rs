@@ -3,7 +3,7 @@
 /// `/signals`: the signals of one robot that changed this cycle.
 pub const SIGNALS: &str = r#"{
   "title": "skipper.Signals",
-  "description": "The signals of one robot whose value changed in this cycle (all of them in the first cycle); laser ranges go to /scan instead.",
+  "description": "The signals of one robot whose logged value changed in this cycle (all of them in the first cycle), floats rounded to what the sensors resolve (docs/run-log.md); laser ranges go to /scan instead.",
   "type": "object",
   "properties": {
     "robot": {"type": "string", "description": "robot name"},
@@ -13,10 +13,10 @@ pub const SIGNALS: &str = r#"{
   "required": ["robot", "t", "values"]
 }"#;
 
-/// `/actuation`: what the controller asked of one robot this cycle.
+/// `/actuation`: what the controller asked of one robot, when that changed.
 pub const ACTUATION: &str = r#"{
   "title": "skipper.Actuation",
-  "description": "What the controller asked of one robot in this cycle; only the parts it set.",
+  "description": "What the controller asked of one robot, written when it differs from the request last written and in every cycle with a say or reset_odometry; it holds until the next message. Only the parts it set; setpoints to 1e-4.",
   "type": "object",
   "properties": {
     "robot": {"type": "string"},

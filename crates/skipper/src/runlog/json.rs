@@ -1,0 +1,226 @@
+//! A small JSON writer for the run log's per-cycle messages: the caller writes keys as
+//! pre-encoded byte strings, numbers go straight into a reused buffer, and floats are
+//! rounded to a fixed number of decimals (what the sensors resolve, see
+//! [`decimals_of`]). Nothing here allocates once the buffer has grown to its size.
+
+use skipper_core::{Dimension, Unit, Value};
+use std::time::Duration;
+
+/// Powers of ten up to the finest resolution the log uses.
+const POW10: [u64; 10] = [
+    1,
+    10,
+    100,
+    1_000,
+    10_000,
+    100_000,
+    1_000_000,
+    10_000_000,
+    100_000_000,
+    1_000_000_000,
+];
+
+/// Above this many units of the last decimal a float is written in full (ryu) instead.
+const FIXED_LIMIT: f64 = 9.0e15;
+
+/// `v` rounded to `decimals` places (at most 9): `66.099`, `-0.5`, `12.0`; `null` if it
+/// is not finite. Trailing zeros go, one decimal stays.
+pub fn fixed(out: &mut Vec<u8>, v: f64, decimals: u8) {
+    let d = usize::from(decimals.min(9));
+    let scaled = v * POW10[d] as f64;
+    if !scaled.is_finite() || scaled.abs() >= FIXED_LIMIT {
+        return full(out, v);
+    }
+    let n = scaled.round() as i64;
+    if n < 0 {
+        out.push(b'-');
+    }
+    let m = n.unsigned_abs();
+    unsigned(out, m / POW10[d]);
+    fraction(out, m % POW10[d], d);
+}
+
+/// `.` and the `digits` decimals of `frac`, trailing zeros dropped (one digit stays).
+fn fraction(out: &mut Vec<u8>, frac: u64, digits: usize) {
+    out.push(b'.');
+    if digits == 0 || frac == 0 {
+        out.push(b'0');
+        return;
+    }
+    let mut buf = [b'0'; 9];
+    let mut f = frac;
+    for slot in buf[..digits].iter_mut().rev() {
+        *slot = b'0' + (f % 10) as u8;
+        f /= 10;
+    }
+    let keep = buf[..digits]
+        .iter()
+        .rposition(|&c| c != b'0')
+        .map_or(1, |i| i + 1);
+    out.extend_from_slice(&buf[..keep]);
+}
+
+/// `v` in full (shortest round-trip form), `null` if it is not finite.
+pub fn full(out: &mut Vec<u8>, v: f64) {
+    // writing to a Vec cannot fail
+    let _ = serde_json::to_writer(&mut *out, &v);
+}
+
+/// An unsigned integer.
+pub fn unsigned(out: &mut Vec<u8>, mut v: u64) {
+    let mut buf = [0u8; 20];
+    let mut i = buf.len();
+    loop {
+        i -= 1;
+        buf[i] = b'0' + (v % 10) as u8;
+        v /= 10;
+        if v == 0 {
+            break;
+        }
+    }
+    out.extend_from_slice(&buf[i..]);
+}
+
+/// A signed integer.
+pub fn signed(out: &mut Vec<u8>, v: i64) {
+    if v < 0 {
+        out.push(b'-');
+    }
+    unsigned(out, v.unsigned_abs());
+}
+
+/// A time in seconds, exact to the nanosecond: `199.8`, `0.0`.
+pub fn duration(out: &mut Vec<u8>, t: Duration) {
+    unsigned(out, t.as_secs());
+    fraction(out, u64::from(t.subsec_nanos()), 9);
+}
+
+/// A JSON string, escaped.
+pub fn string(out: &mut Vec<u8>, s: &str) {
+    let _ = serde_json::to_writer(&mut *out, s);
+}
+
+/// A signal's value: floats rounded to `decimals` (in full without), positions to 1e-7
+/// degrees (about 1 cm).
+pub fn value(out: &mut Vec<u8>, v: &Value, decimals: Option<u8>) {
+    match v {
+        Value::None => out.extend_from_slice(b"null"),
+        Value::Bool(b) => out.extend_from_slice(if *b { b"true" } else { b"false" }),
+        Value::Int(i) => signed(out, *i),
+        Value::Float(f) => match decimals {
+            Some(d) => fixed(out, *f, d),
+            None => full(out, *f),
+        },
+        Value::Text(s) => string(out, s),
+        Value::Position { lat, lon } => {
+            out.extend_from_slice(b"{\"lat\":");
+            fixed(out, *lat, GEO_DECIMALS);
+            out.extend_from_slice(b",\"lon\":");
+            fixed(out, *lon, GEO_DECIMALS);
+            out.push(b'}');
+        }
+    }
+}
+
+/// Geographic coordinates in degrees: 1e-7 degrees is about 1 cm.
+pub const GEO_DECIMALS: u8 = 7;
+
+/// The decimals a float signal in `unit` is logged with: what a robot's sensors resolve
+/// (mm, mm/s, 1e-4 rad, 1e-4 rad/s, 1 ms, 1e-4 degC and PSU, 1 mV; degrees to 1e-7, as
+/// geographic coordinates need). `None` (in full) for signals without a unit or with a
+/// dimensionless one.
+pub fn decimals_of(unit: Option<&Unit>) -> Option<u8> {
+    let u = unit?;
+    // `base` decimals of the dimension's canonical unit, in this unit
+    let metric = |base: u8| {
+        let shift = u.scale.log10().round() as i32;
+        u8::try_from((i32::from(base) + shift).clamp(0, 9)).ok()
+    };
+    match u.dimension {
+        Dimension::Length | Dimension::Speed | Dimension::Time | Dimension::Voltage => metric(3),
+        // angles in degrees are geographic coordinates more often than not
+        Dimension::Angle if u.name == "DEGREE" => Some(GEO_DECIMALS),
+        Dimension::Angle | Dimension::AngularRate => metric(4),
+        Dimension::Temperature | Dimension::Salinity => Some(4),
+        Dimension::Position => Some(GEO_DECIMALS),
+        Dimension::Dimensionless | Dimension::Count | Dimension::Bool => None,
+    }
+}
+
+/// The quantum a float is logged at: equal quanta are equal in the log. `None` for
+/// values written in full or not finite.
+pub fn quantum(v: f64, decimals: u8) -> Option<i64> {
+    let scaled = v * POW10[usize::from(decimals.min(9))] as f64;
+    (scaled.is_finite() && scaled.abs() < FIXED_LIMIT).then(|| scaled.round() as i64)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use skipper_core::units;
+
+    fn text(f: impl FnOnce(&mut Vec<u8>)) -> String {
+        let mut out = Vec::new();
+        f(&mut out);
+        String::from_utf8(out).unwrap()
+    }
+
+    #[test]
+    fn floats_are_rounded_and_trimmed() {
+        assert_eq!(text(|o| fixed(o, 66.099_438_071, 3)), "66.099");
+        assert_eq!(
+            text(|o| fixed(o, -121.902_020_873_048_91, 7)),
+            "-121.9020209"
+        );
+        assert_eq!(text(|o| fixed(o, 12.0, 3)), "12.0");
+        assert_eq!(text(|o| fixed(o, 0.0496, 2)), "0.05");
+        assert_eq!(text(|o| fixed(o, -0.0004, 3)), "0.0");
+        assert_eq!(text(|o| fixed(o, -1.5782883, 4)), "-1.5783");
+        assert_eq!(text(|o| fixed(o, 7.0, 0)), "7.0");
+        assert_eq!(text(|o| fixed(o, f64::NAN, 3)), "null");
+        assert_eq!(text(|o| fixed(o, 1e300, 3)), "1e+300");
+    }
+
+    #[test]
+    fn what_the_writer_writes_is_json_with_the_rounded_value() {
+        for v in [0.1, -2.5e-3, 123_456.789_012, 1.0e12, -9.999_5] {
+            let s = text(|o| fixed(o, v, 3));
+            let back: f64 = serde_json::from_str(&s).unwrap();
+            assert!((back - v).abs() <= 5e-4 + 1e-12, "{v} -> {s}");
+        }
+    }
+
+    #[test]
+    fn times_are_exact_and_integers_plain() {
+        assert_eq!(
+            text(|o| duration(o, Duration::from_millis(199_800))),
+            "199.8"
+        );
+        assert_eq!(text(|o| duration(o, Duration::ZERO)), "0.0");
+        assert_eq!(text(|o| duration(o, Duration::new(3, 5))), "3.000000005");
+        assert_eq!(text(|o| signed(o, i64::MIN)), i64::MIN.to_string());
+        assert_eq!(text(|o| unsigned(o, 0)), "0");
+        assert_eq!(text(|o| string(o, "a\"b\n")), r#""a\"b\n""#);
+    }
+
+    #[test]
+    fn each_unit_has_the_resolution_of_its_sensors() {
+        assert_eq!(decimals_of(Some(&units::METER)), Some(3));
+        assert_eq!(decimals_of(Some(&units::KILOMETER)), Some(6));
+        assert_eq!(decimals_of(Some(&units::MILLIMETER)), Some(0));
+        assert_eq!(decimals_of(Some(&units::RADIAN)), Some(4));
+        assert_eq!(decimals_of(Some(&units::DEGREE)), Some(7));
+        assert_eq!(decimals_of(Some(&units::SECOND)), Some(3));
+        assert_eq!(decimals_of(Some(&units::CELSIUS)), Some(4));
+        assert_eq!(decimals_of(Some(&units::NONE)), None);
+        assert_eq!(decimals_of(None), None);
+        let pos = Value::Position {
+            lat: 36.800_047_868_583_306,
+            lon: -121.9,
+        };
+        assert_eq!(
+            text(|o| value(o, &pos, None)),
+            r#"{"lat":36.8000479,"lon":-121.9}"#
+        );
+    }
+}
