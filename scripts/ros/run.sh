@@ -12,9 +12,11 @@
 #     run_option, and a goto goal to the AUV of the mission run;
 #  5. roslaunch of scripts/ros/launch/fleet.launch (a namespace and a remap), rosbag
 #     record + rosbag info, `skipper action send` of tf2_msgs/LookupTransform (a type
-#     Skipper is not built with) to a rospy server.
+#     Skipper is not built with) to a rospy server;
+#  6. roscore killed and started again: Skipper registers again.
 # Before 1: rosmsg show / rospack find of interfaces/ros1 (skipper_msgs, skipper); in 3
-# also rostopic echo of goal feedback and result.
+# also rostopic echo of goal feedback and result, /rosout (rosout_check.py) and the
+# services (services.py).
 # Every process it starts is stopped by the trap. Needs scripts/ros/install.sh.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -100,6 +102,10 @@ grep -q 'child_frame_id: "robot1/base_link"' <<<"$echo_odom" || fail "odom: $ech
 ok "rostopic echo /robot1/odom"
 frames_out="$($ROS_PY scripts/ros/frames.py 2>&1)" || fail "frames, time and sensors: $frames_out"
 while read -r line; do case "$line" in ok*) checks=$((checks + 1)); echo "$line" ;; esac; done <<<"$frames_out"
+rosout_out="$($ROS_PY scripts/ros/rosout_check.py 2>&1)" || fail "/rosout: $rosout_out"
+while read -r line; do case "$line" in ok*) checks=$((checks + 1)); echo "$line" ;; esac; done <<<"$rosout_out"
+svc_out="$($ROS_PY scripts/ros/services.py 2>&1)" || fail "services: $svc_out"
+while read -r line; do case "$line" in ok*) checks=$((checks + 1)); echo "$line" ;; esac; done <<<"$svc_out"
 nav_out="$($ROS_PY scripts/ros/navigation.py 2>&1)" || fail "navigation clients: $nav_out"
 while read -r line; do case "$line" in ok*) checks=$((checks + 1)); echo "$line" ;; esac; done <<<"$nav_out"
 echo_scan="$(timeout 20 rostopic echo -n 1 /robot1/scan/header 2>&1)" || fail "rostopic echo scan: $echo_scan"
@@ -217,4 +223,34 @@ for want in "SUCCEEDED: looked up" '      frame_id: "map"' '    child_frame_id: 
   grep -qF -- "$want" "$tmp/send_lookup.log" || fail "lookup_transform lacks '$want': $(cat "$tmp/send_lookup.log")"
 done
 ok "skipper action send of tf2_msgs/LookupTransform (not built in) to rospy's server: SUCCEEDED, result printed"
+echo "== 6. roscore killed and started again: Skipper registers again"
+"$SKIPPER_BIN" run --ros --no-log >"$tmp/run6.log" 2>&1 &
+run6=$!
+pids+=($run6)
+wait_registered() {  # until the master at $ROS_MASTER_URI lists /skipper publishing /robot1/pose
+  $ROS_PY - <<'PY'
+import os, sys, time, xmlrpc.client
+m = xmlrpc.client.ServerProxy(os.environ["ROS_MASTER_URI"])
+end = time.monotonic() + 30
+while time.monotonic() < end:
+    try:
+        pubs, _, _ = m.getSystemState("/check")[2]
+        if any(t == "/robot1/pose" and "/skipper" in nodes for t, nodes in pubs):
+            sys.exit(0)
+    except OSError:
+        pass
+    time.sleep(0.1)
+sys.exit(1)
+PY
+}
+wait_registered || fail "skipper run --ros did not register"
+kill -INT "${pids[0]}"   # roscore (master and rosout)
+wait "${pids[0]}" 2>/dev/null || true
+roscore -p "$port" >"$tmp/roscore2.log" 2>&1 &
+pids+=($!)
+wait_registered || fail "Skipper did not register with the restarted master: $(tail -5 "$tmp/run6.log")"
+grep -q "is back (pid" "$tmp/run6.log" || fail "no re-registration logged: $(cat "$tmp/run6.log")"
+echo_after="$(timeout 20 rostopic echo -n 1 /robot1/pose 2>&1)" || fail "rostopic echo after the restart: $echo_after"
+grep -q 'frame_id: "robot1/odom"' <<<"$echo_after" || fail "pose after the restart: $echo_after"
+ok "roscore restarted on its port: Skipper registered again; rostopic echo /robot1/pose (a new node) receives it"
 echo "$checks passed, 0 failed"

@@ -52,6 +52,8 @@ pub struct RunControl {
     paused: AtomicBool,
     steps: AtomicU64,
     estop: AtomicBool,
+    /// vehicle i's own estop is bit i (vehicles 0..63)
+    estop_robots: AtomicU64,
     speed_bits: AtomicU64,
     speed_changed: AtomicBool,
 }
@@ -63,6 +65,7 @@ impl Default for RunControl {
             paused: AtomicBool::new(false),
             steps: AtomicU64::new(0),
             estop: AtomicBool::new(false),
+            estop_robots: AtomicU64::new(0),
             speed_bits: AtomicU64::new(1.0f64.to_bits()),
             speed_changed: AtomicBool::new(false),
         }
@@ -101,6 +104,24 @@ impl RunControl {
     /// Is the estop engaged?
     pub fn estop(&self) -> bool {
         self.estop.load(Ordering::SeqCst)
+    }
+    /// Engage (true) or release (false) the estop of vehicle `i` alone (vehicles 0 to
+    /// 63 have one; false for others). The estop of every vehicle ([`Self::set_estop`])
+    /// holds whatever this says.
+    pub fn set_estop_for(&self, i: usize, on: bool) -> bool {
+        let Some(bit) = 1u64.checked_shl(i as u32).filter(|_| i < 64) else {
+            return false;
+        };
+        if on {
+            self.estop_robots.fetch_or(bit, Ordering::SeqCst);
+        } else {
+            self.estop_robots.fetch_and(!bit, Ordering::SeqCst);
+        }
+        true
+    }
+    /// Is vehicle `i` stopped by an estop (its own or every vehicle's)?
+    pub fn estop_for(&self, i: usize) -> bool {
+        self.estop() || (i < 64 && self.estop_robots.load(Ordering::SeqCst) >> i & 1 == 1)
     }
     /// Set the speed factor of a paced run.
     pub fn set_speed(&self, factor: f64) {
@@ -464,18 +485,18 @@ impl Runner {
         true
     }
 
-    /// An estop overrides every controller, within this cycle.
+    /// An estop (every vehicle's or one's own) overrides the controller, within this
+    /// cycle.
     fn apply_estop(&mut self, run: &mut RunState) {
-        let estop = self.control.estop();
-        if estop != run.estop_was {
-            for i in 0..self.world.len() {
+        run.estop_was.resize(self.actuation.len(), false);
+        for (i, a) in self.actuation.iter_mut().enumerate() {
+            let estop = self.control.estop_for(i);
+            if estop != run.estop_was[i] {
                 self.events
                     .push_for(i, run.now, "estop", serde_json::json!({"engaged": estop}));
+                run.estop_was[i] = estop;
             }
-            run.estop_was = estop;
-        }
-        if estop {
-            for a in &mut self.actuation {
+            if estop {
                 a.drive = Some(Drive::Estop);
             }
         }
@@ -553,7 +574,8 @@ struct RunState {
     now: Duration,
     period: Duration,
     cycle: u64,
-    estop_was: bool,
+    /// per vehicle
+    estop_was: Vec<bool>,
     outcome: Option<RunOutcome>,
     wall_start: Instant,
 }
@@ -570,7 +592,7 @@ impl RunState {
             now: Duration::ZERO,
             period: config.period.max(Duration::from_micros(1)),
             cycle: 0,
-            estop_was: false,
+            estop_was: Vec::new(),
             outcome: None,
             wall_start: Instant::now(),
         }

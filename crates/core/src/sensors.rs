@@ -41,4 +41,6 @@ pub struct SensorGeometry {
     pub laser: Option<LaserGeometry>,
     /// the sonar ring, in signal order
     pub sonar: Vec<SonarGeometry>,
+    /// bumper segments per bumper ring (front and rear), 0 if it has no bumpers
+    pub bumper_segments: usize,
 }

@@ -119,6 +119,8 @@ struct GoTo {
     control: Option<Arc<RunControl>>,
     stop_at: Option<u64>,
     estop_at: Option<u64>,
+    /// with `estop_at`: the estop of this vehicle alone
+    estop_one: Option<usize>,
 }
 
 impl GoTo {
@@ -130,6 +132,7 @@ impl GoTo {
             control: None,
             stop_at: None,
             estop_at: None,
+            estop_one: None,
         }
     }
 }
@@ -153,7 +156,10 @@ impl Controller for GoTo {
                 ctl.request_stop();
             }
             if Some(c.cycle) == self.estop_at {
-                ctl.set_estop(true);
+                match self.estop_one {
+                    Some(i) => assert!(ctl.set_estop_for(i, true)),
+                    None => ctl.set_estop(true),
+                }
             }
         }
         let x = c.signals.f64(self.x.unwrap()).unwrap();
@@ -247,6 +253,36 @@ fn estop_overrides_the_controller_in_the_same_cycle() {
     );
     // 3 cycles of driving at 1 m/s
     assert!((rep.distance_m - 0.3).abs() < 1e-9);
+}
+
+#[test]
+fn a_vehicles_own_estop_stops_it_alone_in_the_same_cycle_until_released() {
+    let (w, probe) = track(2);
+    let mut r = Runner::new(w, config(Some(1.0)));
+    let ctl = r.control();
+    let mut c = GoTo::new(1e9);
+    c.control = Some(ctl.clone());
+    c.estop_at = Some(4);
+    c.estop_one = Some(1);
+    r.set_controller(0, Box::new(c));
+    r.set_controller(1, Box::new(GoTo::new(1e9)));
+    let rep = r.run();
+    assert_eq!(rep.outcome, RunOutcome::TimeLimit);
+    assert!(ctl.estop_for(1) && !ctl.estop_for(0) && !ctl.estop());
+    let drives = probe.drives.lock().unwrap();
+    // two carts act in turn each cycle: cart0 at even indices, cart1 at odd ones
+    let (cart0, cart1): (Vec<_>, Vec<_>) = drives.chunks(2).map(|d| (d[0], d[1])).unzip();
+    assert_eq!(cart1[2], Some(Drive::velocity(1.0, 0.0)));
+    assert!(
+        cart1[3..].iter().all(|d| *d == Some(Drive::Estop)),
+        "{cart1:?}"
+    );
+    assert!(
+        cart0.iter().all(|d| *d == Some(Drive::velocity(1.0, 0.0))),
+        "{cart0:?}"
+    );
+    assert!(ctl.set_estop_for(1, false) && !ctl.estop_for(1));
+    assert!(!ctl.set_estop_for(64, true) && !ctl.estop_for(64));
 }
 
 #[test]

@@ -12,7 +12,12 @@
 //! - its sensors: `scan`, `sonar`, `battery`; an AUV's `depth`, `altitude`, `gps/fix`
 //!   ([`sensors`]);
 //! - its frames on `/tf` and `/tf_static` (`robot1/odom` -> `robot1/base_link` ->
-//!   `robot1/laser`), and `/clock` in simulated time ([`frames`]).
+//!   `robot1/laser`), and `/clock` in simulated time ([`frames`]);
+//! - `estop` and `reset` (`std_srvs/Trigger`), and the node's `add_two_ints`
+//!   ([`services`], [`RosLink::serve_services`]).
+//!
+//! While a [`RosLink`] lives, the process's log lines go to `/rosout`
+//! (`skipper_actionlib::ros1::rosout`).
 //!
 //! [`RosLink`] is the run's node; [`RosLink::serve_with`] binds the robots and returns the
 //! observer that publishes their topics and shuts their servers down when the run ends.
@@ -23,6 +28,7 @@ pub mod goals;
 pub mod link;
 pub mod navigation;
 pub mod sensors;
+pub mod services;
 pub mod topics;
 pub mod velocity;
 

@@ -4,15 +4,16 @@ use crate::frames::{Frames, Shared, TimeSource};
 use crate::goals::GoalServer;
 use crate::navigation::subscribe_simple_goal;
 use crate::sensors::{AuvSensors, GroundSensors, SensorGeometry};
+use crate::services;
 use crate::topics::PoseTopics;
 use crate::velocity::subscribe_cmd_vel;
 use skipper_actionlib::ros1::node::Subscriber;
-use skipper_actionlib::ros1::{Node, NodeConfig, RosError};
+use skipper_actionlib::ros1::{rosout, Node, NodeConfig, RosError};
 use skipper_core::goals::GoalPort;
 use skipper_core::names::ros_name;
 use skipper_core::runner::CycleView;
 use skipper_core::velocity::VelocityInbox;
-use skipper_core::{Observer, RunReport, VehicleKind, World};
+use skipper_core::{Observer, RunControl, RunReport, VehicleKind, World};
 use std::net::IpAddr;
 use std::sync::Arc;
 
@@ -80,8 +81,10 @@ pub struct Robot {
     pub velocity: VelocityInbox,
 }
 
-/// The run's ROS node.
+/// The run's ROS node; while it lives, the process's log lines go to its `/rosout`.
 pub struct RosLink {
+    // dropped before the node: what is queued for /rosout is published first
+    _rosout: Option<rosout::RosoutGuard>,
     node: Node,
 }
 
@@ -110,7 +113,13 @@ impl RosLink {
             node.uri(),
             node.master_uri()
         );
-        Ok(Self { node })
+        let rosout = rosout::attach(&node)
+            .map_err(|e| eprintln!("warning: no /rosout: {e}"))
+            .ok();
+        Ok(Self {
+            _rosout: rosout,
+            node,
+        })
     }
 
     /// The node.
@@ -187,9 +196,11 @@ impl RosLink {
                     shared.add_static(g.static_transforms());
                     Sensors::Ground(Box::new(g))
                 }
-                VehicleKind::Auv => {
-                    Sensors::Auv(AuvSensors::advertise(&self.node, &ns, frames.clone())?)
-                }
+                VehicleKind::Auv => Sensors::Auv(Box::new(AuvSensors::advertise(
+                    &self.node,
+                    &ns,
+                    frames.clone(),
+                )?)),
             };
             bound.push(BoundRobot {
                 index: r.index,
@@ -204,6 +215,29 @@ impl RosLink {
             robots: bound,
             shared,
         }))
+    }
+
+    /// Offer the run's services ([`crate::services`]): `NS/estop` and `NS/reset` of each
+    /// robot, on `control`'s per-robot estop, and `add_two_ints`. The observer returned
+    /// must be added to the run (it sees the cycles an estop waits for); dropping it
+    /// withdraws the services.
+    pub fn serve_services(
+        &self,
+        world: &dyn World,
+        robots: &[Robot],
+        control: Arc<RunControl>,
+    ) -> Result<Box<dyn Observer>, LinkError> {
+        let served = robots
+            .iter()
+            .filter_map(|r| {
+                world.vehicle(r.index).map(|v| services::ServedRobot {
+                    index: r.index,
+                    ns: ros_name(&v.info().name),
+                    goals: r.goals.clone(),
+                })
+            })
+            .collect();
+        Ok(Box::new(services::serve(&self.node, served, control)?))
     }
 
     /// Unregister and close every connection.
@@ -224,7 +258,7 @@ struct BoundRobot {
 /// A robot's sensor topics, by its vehicle kind.
 enum Sensors {
     Ground(Box<GroundSensors>),
-    Auv(AuvSensors),
+    Auv(Box<AuvSensors>),
 }
 
 /// Publishes the robots' topics, `/tf` and `/clock` every cycle; shuts their servers

@@ -29,8 +29,8 @@ pub fn subscribe_simple_goal(
     let t2 = topic.clone();
     subscribe::<PoseStamped>(node, &topic, move |p, from| {
         if !frames.contains(&p.header.frame_id) {
-            eprintln!(
-                "warning: {t2}: a goal from {from} in frame `{}` refused (this robot takes {})",
+            tracing::warn!(
+                "{t2}: a goal from {from} in frame `{}` refused (this robot takes {})",
                 p.header.frame_id,
                 frames[1..].join(", ")
             );
@@ -40,7 +40,7 @@ pub fn subscribe_simple_goal(
             .with("x", p.pose.position.x)
             .with("y", p.pose.position.y);
         if let Err(e) = port.send(kind.name, goal) {
-            eprintln!("warning: {t2}: {e}");
+            tracing::warn!("{t2}: {e}");
         }
     })
 }

@@ -110,6 +110,7 @@ fn pioneer() -> GroundGeometry {
                 max_range: 5.0,
             })
             .collect(),
+        ..GroundGeometry::default()
     }
 }
 

@@ -62,9 +62,16 @@ enum Command {
 fn main() -> ExitCode {
     let filter = tracing_subscriber::EnvFilter::try_from_env("SKIPPER_LOG")
         .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("warn,rustdds=off,ros2_client=off"));
-    tracing_subscriber::fmt()
-        .with_env_filter(filter)
-        .with_writer(std::io::stderr)
+    // stderr gets what SKIPPER_LOG asks for; a ROS 1 node's /rosout gets INFO and up
+    use skipper_actionlib::ros1::rosout;
+    use tracing_subscriber::prelude::*;
+    tracing_subscriber::registry()
+        .with(
+            tracing_subscriber::fmt::layer()
+                .with_writer(std::io::stderr)
+                .with_filter(filter),
+        )
+        .with(rosout::layer().with_filter(rosout::default_filter()))
         .init();
     let cli = Cli::parse_from(skipper_actionlib::ros1::names::take_process_args());
     if matches!(

@@ -207,6 +207,7 @@ pub fn pioneer_sensors() -> SensorGeometry {
                 max_range: ranges.sonar_range,
             })
             .collect(),
+        bumper_segments: params::BUMPER_SEGMENTS,
     }
 }
 

@@ -2,10 +2,12 @@
 //! no ROS installation needed): `/clock` advances by the cycle period in simulated time,
 //! `/tf` carries `robot1/odom` -> `robot1/base_link` equal to `/robot1/pose` at the same
 //! stamp, `/tf_static` the laser and the 16 sonar frames, and `scan`, `sonar`, `battery`
-//! are published in those frames; an AUV publishes `depth` and `altitude`.
+//! are published in those frames, as are `bumpers` and `gripper`; an AUV publishes
+//! `depth`, `altitude` and (when its mission samples) `water`.
 
 use skipper_actionlib::msg::common::PoseStamped;
 use skipper_actionlib::msg::sensor::{BatteryState, Clock, Float64, LaserScan, Range, TfMessage};
+use skipper_actionlib::msg::skipper_msgs::{BumperState, GripperState, WaterProperties};
 use skipper_actionlib::ros1::action::subscribe;
 use skipper_actionlib::ros1::node::Subscriber;
 use skipper_actionlib::ros1::testing::FakeMaster;
@@ -66,6 +68,8 @@ fn a_ground_robot_publishes_clock_tf_and_sensors() {
     let scan = Heard::<LaserScan>::on(&node, "/robot1/scan");
     let sonar = Heard::<Range>::on(&node, "/robot1/sonar");
     let battery = Heard::<BatteryState>::on(&node, "/robot1/battery");
+    let bumpers = Heard::<BumperState>::on(&node, "/robot1/bumpers");
+    let gripper = Heard::<GripperState>::on(&node, "/robot1/gripper");
 
     // /clock: the run's time, one cycle (100 ms) further each message
     let ticks = clock.until("three /clock ticks", |c| c.len() >= 3);
@@ -154,6 +158,20 @@ fn a_ground_robot_publishes_clock_tf_and_sensors() {
     let b = &battery.until("a battery state", |b| !b.is_empty())[0];
     assert_eq!(b.header.frame_id, "robot1/base_link");
     assert!(b.voltage > 10.0 && b.present, "{b:?}");
+    // the Pioneer's five segments per bumper ring, none pressed at the start
+    let b = &bumpers.until("a bumper state", |b| !b.is_empty())[0];
+    assert_eq!(b.header.frame_id, "robot1/base_link");
+    assert_eq!(
+        (b.front_bumpers.len(), b.rear_bumpers.len()),
+        (5, 5),
+        "{b:?}"
+    );
+    let g = &gripper.until("a gripper state", |g| !g.is_empty())[0];
+    assert_eq!(g.header.frame_id, "robot1/base_link");
+    assert!(
+        (0.0..=1.0).contains(&g.paddles) && (0.0..=1.0).contains(&g.lift),
+        "{g:?}"
+    );
 }
 
 #[cfg(unix)]
@@ -177,6 +195,11 @@ fn an_auv_publishes_depth_and_altitude() {
     let depth = Heard::<Float64>::on(&node, "/tethys/depth");
     let altitude = Heard::<Float64>::on(&node, "/tethys/altitude");
     let tf = Heard::<TfMessage>::on(&node, "/tf");
+    let water = Heard::<WaterProperties>::on(&node, "/tethys/water");
+    // the mission samples the temperature (ReadSensor): a plausible sea temperature
+    water.until("a sampled temperature", |w| {
+        w.iter().any(|w| (-2.0..40.0).contains(&w.temperature))
+    });
     // the mission dives: a depth below 1 m is heard
     depth.until("a depth below 1 m", |d| d.iter().any(|d| d.data > 1.0));
     altitude.until("an altitude", |a| a.iter().any(|a| a.data > 0.0));

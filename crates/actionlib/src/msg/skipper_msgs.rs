@@ -1,6 +1,38 @@
-//! Skipper's own actions (`skipper_msgs`): `Goto`, `RunOption`, `RunMission`.
+//! Skipper's own actions and messages (`skipper_msgs`, shipped as a ROS package in
+//! `interfaces/ros1/skipper_msgs`): `Goto`, `RunOption`, `RunMission`; a ground robot's
+//! `BumperState` and `GripperState`, an AUV's `WaterProperties`.
 
+use super::common::Header;
 use crate::{action_type, ros_message};
+
+ros_message! {
+    /// Bumper segments, true while pressed (RosAria's `rosaria/BumperState` fields).
+    pub struct BumperState = "skipper_msgs/BumperState" {
+        pub header: Header,
+        pub front_bumpers: Vec<bool>,
+        pub rear_bumpers: Vec<bool>,
+    }
+}
+ros_message! {
+    /// A P2OS gripper: the GRIPPERpac state byte, the paddle position and lift height
+    /// (0..1 as the `gripper.*` signals have them, NaN when not reported), whether
+    /// something is held.
+    pub struct GripperState = "skipper_msgs/GripperState" {
+        pub header: Header,
+        pub state: u8,
+        pub paddles: f32,
+        pub lift: f32,
+        pub holding: bool,
+    }
+}
+ros_message! {
+    /// The water around an AUV: temperature (°C) and salinity (PSU), NaN until sampled.
+    pub struct WaterProperties = "skipper_msgs/WaterProperties" {
+        pub header: Header,
+        pub temperature: f64,
+        pub salinity: f64,
+    }
+}
 
 ros_message! {
     /// Drive to (x, y) (m, odometry frame) until within `tolerance` m (0: default).

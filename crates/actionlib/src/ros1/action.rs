@@ -34,6 +34,27 @@ impl<M: Message> TypedPublisher<M> {
             _m: PhantomData,
         })
     }
+    /// [`TypedPublisher::advertise`] with a `queue_size` per subscriber
+    /// ([`Node::advertise_queued`]).
+    pub fn advertise_queued(
+        node: &Node,
+        topic: &str,
+        latched: bool,
+        queue_size: usize,
+    ) -> Result<Self, RosError> {
+        let t = WireType::of::<M>();
+        Ok(Self {
+            publisher: node.advertise_queued(
+                topic,
+                t.name,
+                t.md5sum,
+                t.definition,
+                latched,
+                queue_size,
+            )?,
+            _m: PhantomData,
+        })
+    }
     /// Publish a message.
     pub fn publish(&self, m: &M) {
         self.publisher.publish_with(|w| m.encode(w));
@@ -60,6 +81,28 @@ impl DynPublisher {
     ) -> Result<Self, RosError> {
         Ok(Self {
             publisher: advertise_as(node, topic, WireType::of_schema(schema), latched)?,
+            schema: schema.clone(),
+        })
+    }
+    /// [`DynPublisher::advertise`] with a `queue_size` per subscriber
+    /// ([`Node::advertise_queued`]).
+    pub fn advertise_queued(
+        node: &Node,
+        topic: &str,
+        schema: &Arc<MsgSchema>,
+        latched: bool,
+        queue_size: usize,
+    ) -> Result<Self, RosError> {
+        let t = WireType::of_schema(schema);
+        Ok(Self {
+            publisher: node.advertise_queued(
+                topic,
+                t.name,
+                t.md5sum,
+                t.definition,
+                latched,
+                queue_size,
+            )?,
             schema: schema.clone(),
         })
     }

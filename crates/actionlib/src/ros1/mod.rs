@@ -11,6 +11,7 @@ pub mod action;
 pub mod fuzz_frames;
 pub mod names;
 pub mod node;
+pub mod rosout;
 pub mod service;
 pub mod tcpros;
 #[doc(hidden)]

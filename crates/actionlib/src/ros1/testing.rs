@@ -21,12 +21,18 @@ struct State {
     services: HashMap<String, String>,
 }
 
-/// The fake master; it serves until the process ends.
+/// The fake master; it serves until the process ends or [`FakeMaster::stop`].
 pub struct FakeMaster {
     /// its URI
     pub uri: String,
     state: Arc<Mutex<State>>,
+    stopped: Arc<std::sync::atomic::AtomicBool>,
+    accepting: Option<std::thread::JoinHandle<()>>,
 }
+
+/// Each fake master's `getPid` (a real master answers its process id, which changes when
+/// it is restarted).
+static NEXT_PID: std::sync::atomic::AtomicI32 = std::sync::atomic::AtomicI32::new(1000);
 
 fn lock(m: &Mutex<State>) -> std::sync::MutexGuard<'_, State> {
     match m.lock() {
@@ -42,17 +48,70 @@ fn reply(code: i32, v: Value) -> Value {
 impl FakeMaster {
     /// Start one on an ephemeral loopback port.
     pub fn start() -> std::io::Result<Self> {
-        let l = TcpListener::bind("127.0.0.1:0")?;
+        Self::start_on(0)
+    }
+
+    /// Start one on loopback port `port` (0: any), e.g. a master restarted where the one
+    /// before it was. It knows nothing of what the one before knew.
+    pub fn start_on(port: u16) -> std::io::Result<Self> {
+        let l = TcpListener::bind(("127.0.0.1", port))?;
         let uri = format!("http://127.0.0.1:{}/", l.local_addr()?.port());
         let state: Arc<Mutex<State>> = Arc::default();
-        let (st, u) = (state.clone(), uri.clone());
-        std::thread::spawn(move || {
+        let stopped: Arc<std::sync::atomic::AtomicBool> = Arc::default();
+        let pid = NEXT_PID.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+        let (st, u, halt) = (state.clone(), uri.clone(), stopped.clone());
+        let accepting = std::thread::spawn(move || {
             for s in l.incoming().flatten() {
+                if halt.load(std::sync::atomic::Ordering::SeqCst) {
+                    break; // the listener closes with this thread
+                }
                 let (st, u) = (st.clone(), u.clone());
-                std::thread::spawn(move || serve(s, &st, &u));
+                std::thread::spawn(move || serve(s, &st, &u, pid));
             }
         });
-        Ok(FakeMaster { uri, state })
+        Ok(FakeMaster {
+            uri,
+            state,
+            stopped,
+            accepting: Some(accepting),
+        })
+    }
+
+    /// Stop answering and close the port (as a master that was killed); returns the port.
+    pub fn stop(mut self) -> u16 {
+        self.stopped
+            .store(true, std::sync::atomic::Ordering::SeqCst);
+        let port = self.port();
+        // wake the accepting thread so it sees the flag and closes the listener
+        let _ = TcpStream::connect(("127.0.0.1", port));
+        if let Some(t) = self.accepting.take() {
+            let _ = t.join();
+        }
+        port
+    }
+
+    /// The port it listens on.
+    pub fn port(&self) -> u16 {
+        self.uri
+            .trim_end_matches('/')
+            .rsplit(':')
+            .next()
+            .and_then(|p| p.parse().ok())
+            .unwrap_or(0)
+    }
+
+    /// The XML-RPC URIs of the nodes registered as publishers of `topic`.
+    pub fn publishers(&self, topic: &str) -> Vec<String> {
+        lock(&self.state)
+            .pubs
+            .get(topic)
+            .cloned()
+            .unwrap_or_default()
+    }
+
+    /// The rosrpc:// URI of service `name`, if registered.
+    pub fn service(&self, name: &str) -> Option<String> {
+        lock(&self.state).services.get(name).cloned()
     }
 
     /// Set a parameter.
@@ -93,7 +152,7 @@ fn update(sub: &str, topic: &str, pubs: &[String]) {
     );
 }
 
-fn serve(s: TcpStream, st: &Mutex<State>, me: &str) {
+fn serve(s: TcpStream, st: &Mutex<State>, me: &str, pid: i32) {
     let Ok(mut w) = s.try_clone() else { return };
     let mut r = BufReader::new(s);
     let Ok((_, body)) = xmlrpc::read_message(&mut r) else {
@@ -108,6 +167,7 @@ fn serve(s: TcpStream, st: &Mutex<State>, me: &str) {
         let mut s = lock(st);
         match m.as_str() {
             "getUri" => reply(1, me.into()),
+            "getPid" => reply(1, pid.into()),
             "registerPublisher" => {
                 let (topic, ty, api) = (a(1), a(2), a(3));
                 s.types.insert(topic.clone(), ty);

@@ -186,7 +186,7 @@ pub fn run(args: RunArgs) -> Result<u8, Failure> {
         None => None,
     };
     if let Some(link) = &ros {
-        let robots = served
+        let robots: Vec<_> = served
             .iter()
             .map(|s| skipper_ros1::Robot {
                 index: s.robot,
@@ -194,6 +194,10 @@ pub fn run(args: RunArgs) -> Result<u8, Failure> {
                 velocity: s.velocity.clone(),
             })
             .collect();
+        let services = link
+            .serve_services(runner.world(), &robots, runner.control())
+            .map_err(ros_failure)?;
+        runner.add_observer(services);
         let time = if real_robot {
             skipper_ros1::TimeSource::Wall
         } else {

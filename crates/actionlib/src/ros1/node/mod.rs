@@ -8,7 +8,8 @@
 //! without blocking (one system call, no thread woken); otherwise the message waits in
 //! the connection's bounded queue for its writer thread, so a slow subscriber never
 //! blocks a publisher (beyond the queue, messages are dropped and counted). Every socket
-//! has TCP_NODELAY.
+//! has TCP_NODELAY. One more thread watches the master and registers everything again
+//! when it was restarted ([`watch`]).
 //! A bad peer (malformed header, wrong md5sum, oversized or truncated message, garbage
 //! XML-RPC) gets an error, its connection is closed, it is counted in [`NodeStats`], and
 //! the node keeps serving the others.
@@ -17,6 +18,7 @@ mod publish;
 pub(crate) mod service;
 mod slave;
 mod subscribe;
+pub mod watch;
 
 pub use publish::Publisher;
 pub use subscribe::Subscriber;
@@ -152,6 +154,8 @@ pub struct NodeStats {
     pub bad_xmlrpc: AtomicU64,
     /// messages dropped because a subscriber's queue was full
     pub dropped: AtomicU64,
+    /// times this node registered everything again with a restarted master
+    pub reregistrations: AtomicU64,
 }
 
 /// What [`Node::on_shutdown`] calls.
@@ -288,7 +292,12 @@ impl Node {
             .name("ros1-tcpros".into())
             .spawn(move || tcpros_loop(i3, tl))
             .map_err(|e| RosError::Listen("thread".into(), e))?;
-        lock(&inner.threads).extend([t1, t2]);
+        let i4 = inner.clone();
+        let t3 = std::thread::Builder::new()
+            .name("ros1-master-watch".into())
+            .spawn(move || watch::watch_master(i4))
+            .map_err(|e| RosError::Listen("thread".into(), e))?;
+        lock(&inner.threads).extend([t1, t2, t3]);
         Ok(Node {
             _guard: Arc::new(ShutdownGuard(inner.clone())),
             inner,
@@ -349,7 +358,8 @@ impl Node {
     /// Advertise a topic (its name resolved: relative to the namespace, remapped) and
     /// register it with the master. Advertising a topic this node already publishes
     /// (with the same type) shares that publication: each handle publishes to every
-    /// subscriber, and the topic is unadvertised with the last one.
+    /// subscriber, and the topic is unadvertised with the last one. Each subscriber's
+    /// queue holds the node's [`NodeConfig::queue_size`] messages.
     pub fn advertise(
         &self,
         topic: &str,
@@ -358,6 +368,23 @@ impl Node {
         definition: &str,
         latched: bool,
     ) -> Result<Publisher, RosError> {
+        let q = self.inner.queue_size;
+        self.advertise_queued(topic, ty, md5, definition, latched, q)
+    }
+
+    /// [`Node::advertise`] with the publisher's `queue_size` (rospy's and roscpp's
+    /// argument): at most that many messages wait for each subscriber (at least 1; a
+    /// shared publication keeps the largest asked for); more are dropped and counted.
+    pub fn advertise_queued(
+        &self,
+        topic: &str,
+        ty: &str,
+        md5: &str,
+        definition: &str,
+        latched: bool,
+        queue_size: usize,
+    ) -> Result<Publisher, RosError> {
+        let queue_size = queue_size.max(1);
         let topic = self.resolve(topic)?;
         let topic = topic.as_str();
         check_name(topic)?;
@@ -371,6 +398,7 @@ impl Node {
                     )));
                 }
                 t.users.fetch_add(1, Ordering::SeqCst);
+                t.queue_size.fetch_max(queue_size, Ordering::SeqCst);
                 return Ok(Publisher {
                     node: self.clone(),
                     topic: t.clone(),
@@ -387,6 +415,7 @@ impl Node {
             spare: Mutex::new(None),
             conns: Mutex::new(Vec::new()),
             users: AtomicUsize::new(1),
+            queue_size: AtomicUsize::new(queue_size),
         });
         lock(&self.inner.pubs).insert(topic.to_string(), t.clone());
         let publisher = Publisher {

@@ -119,6 +119,8 @@ pub(super) struct PubTopic {
     pub(super) conns: Mutex<Vec<SubConn>>,
     /// the [`Publisher`] handles that share this publication
     pub(super) users: AtomicUsize,
+    /// how many frames may wait for each subscriber
+    pub(super) queue_size: AtomicUsize,
 }
 
 pub(super) fn tcpros_loop(inner: Arc<Inner>, l: TcpListener) {
@@ -199,7 +201,7 @@ pub(super) fn serve_subscriber(inner: &Arc<Inner>, mut s: TcpStream) {
         return;
     }
     let _ = s.set_read_timeout(None);
-    let out = Arc::new(Outbox::new(inner.queue_size));
+    let out = Arc::new(Outbox::new(p.queue_size.load(Ordering::SeqCst)));
     let alive = Arc::new(AtomicBool::new(true));
     let Ok(stream) = s.try_clone() else { return };
     {
