@@ -19,6 +19,8 @@ pub(crate) struct RosNode {
     pub names: Names,
     /// the script's log lines' `/rosout`
     pub rosout: crate::rosout::Rosout,
+    /// Skipper's own log events (the transport's, tracing) on the same `/rosout`
+    pub _tracing_rosout: skipper_actionlib::ros1::rosout::RosoutGuard,
     /// `/clock`, in simulated time
     pub _clock_sub: Option<skipper_actionlib::ros1::node::Subscriber>,
     /// `ros.shutdown()` was called
@@ -336,10 +338,13 @@ fn init(
     let (clock, clock_sub) = crate::clock::for_node(&node).map_err(|e| fail(lua, e))?;
     *c.clock.borrow_mut() = clock;
     let rosout = crate::rosout::Rosout::advertise(&node).map_err(|e| fail(lua, e))?;
+    let tracing_rosout =
+        skipper_actionlib::ros1::rosout::attach(&node).map_err(|e| fail(lua, e))?;
     *c.ros.borrow_mut() = Some(RosNode {
         node,
         names,
         rosout,
+        _tracing_rosout: tracing_rosout,
         _clock_sub: clock_sub,
         down: false,
     });

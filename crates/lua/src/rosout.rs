@@ -5,7 +5,10 @@
 //! text, the script's file, function and line the call came from, the node's clock
 //! in the header (`topics`, the node's publications in roscpp, is left empty). The publisher is advertised by
 //! `ros.init` on the node's dynamic publisher machinery (skipper-actionlib's
-//! `TypedPublisher`); lines logged before `ros.init` are printed only.
+//! `TypedPublisher`); lines logged before `ros.init` are printed only. The node also
+//! attaches skipper-actionlib's [`skipper_actionlib::ros1::rosout`], so that Skipper's
+//! own log events in the process (the transport's warnings, through `tracing`, where the
+//! program installed that layer as `skipper` does) reach the same `/rosout`.
 
 use crate::runtime::clock;
 use mlua::Lua;

@@ -1,7 +1,9 @@
 //! `/rosout`: a script's log lines reach a subscriber of `/rosout` as rosgraph_msgs/Log
 //! with the level, the node's name, the text and the script's file, function and line;
-//! a logger's level set below a line keeps it off `/rosout` too. The script logs until
-//! the test says (latched, on /log_heard) that it heard every line it waits for.
+//! a logger's level set below a line keeps it off `/rosout` too; and Skipper's own
+//! `tracing` events of the process go out on the Lua node's `/rosout` too (the layer
+//! installed as `skipper` installs it). The script logs until the test says (latched,
+//! on /log_heard) that it heard every line it waits for.
 
 mod common;
 use common::*;
@@ -61,6 +63,18 @@ fn log_lines_go_to_rosout_with_their_place_in_the_script() {
     };
     wait_until("a WARN line on /rosout", has(4, "warned "));
     wait_until("an ERROR line on /rosout", has(8, "shown"));
+    {
+        use skipper_actionlib::ros1::rosout;
+        use tracing_subscriber::prelude::*;
+        tracing_subscriber::registry()
+            .with(rosout::layer().with_filter(rosout::default_filter()))
+            .init();
+    }
+    tracing::warn!("a warning of skipper's own");
+    wait_until(
+        "the tracing event on /rosout",
+        has(4, "a warning of skipper's own"),
+    );
     heard.publish(&StringMsg {
         data: "heard".into(),
     });
