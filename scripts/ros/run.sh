@@ -249,6 +249,9 @@ wait "${pids[0]}" 2>/dev/null || true
 roscore -p "$port" >"$tmp/roscore2.log" 2>&1 &
 pids+=($!)
 wait_registered || fail "Skipper did not register with the restarted master: $(tail -5 "$tmp/run6.log")"
+# the warning is logged once every registration is done: the master may list the pose
+# before it is written, so wait for it (up to 20 s)
+for _ in $(seq 100); do grep -q "is back (pid" "$tmp/run6.log" && break; sleep 0.2; done
 grep -q "is back (pid" "$tmp/run6.log" || fail "no re-registration logged: $(cat "$tmp/run6.log")"
 echo_after="$(timeout 20 rostopic echo -n 1 /robot1/pose 2>&1)" || fail "rostopic echo after the restart: $echo_after"
 grep -q 'frame_id: "robot1/odom"' <<<"$echo_after" || fail "pose after the restart: $echo_after"
