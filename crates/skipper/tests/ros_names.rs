@@ -42,18 +42,21 @@ fn a_launched_run_takes_its_namespace_remaps_and_is_killed_cleanly() {
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
+    // the node advertises its topics one after another: wait for every one looked at
+    let wanted = [
+        "/fleet/robot1/drive/goal",
+        "/fleet/robot1/pose",
+        "/fleet/robot1/drive/status",
+    ];
     let start = Instant::now();
-    while !topics(&m).iter().any(|t| t == "/fleet/robot1/drive/goal") {
+    let mut t = topics(&m);
+    while !wanted.iter().all(|w| t.iter().any(|x| x == w)) {
         assert!(
             start.elapsed() < Duration::from_secs(30),
-            "{:?}",
-            topics(&m)
+            "{wanted:?} in {t:?}"
         );
         std::thread::sleep(Duration::from_millis(50));
-    }
-    let t = topics(&m);
-    for want in ["/fleet/robot1/pose", "/fleet/robot1/drive/status"] {
-        assert!(t.iter().any(|x| x == want), "{want} in {t:?}");
+        t = topics(&m);
     }
     assert!(!t.iter().any(|x| x.starts_with("/robot1/")), "{t:?}");
     assert_eq!(
