@@ -5,7 +5,8 @@
 # input in fuzz/artifacts/<target>/.
 #
 #   scripts/fuzz.sh                    every target for FUZZ_SECONDS each (default 30;
-#                                      .ci/run uses 10) on a scratch copy of its corpus
+#                                      .ci/run uses 10) on a scratch copy of its corpus,
+#                                      FUZZ_JOBS targets at a time (default: the cores)
 #   scripts/fuzz.sh --long [N] [T...]  a campaign: N executions per target (default 10^7),
 #                                      one target at a time under nice -n 19; the new
 #                                      inputs that add coverage are merged into
@@ -15,13 +16,18 @@
 #                                      time, load at start and end)
 #                                      (FUZZ_LONG_SECONDS caps each campaign's time: the
 #                                      row then shows the executions it reached)
-#   scripts/fuzz.sh --rate [S]         each target's executions per second over S seconds
-#                                      (default 20), niced: how long 10^7 would take here
+#   scripts/fuzz.sh --rate [S] [T...]  each target's executions per second over S seconds
+#                                      (default 20), niced: per second of wall time and
+#                                      per second of the fuzzer's own CPU time (the load
+#                                      does not change the second)
+#   scripts/fuzz.sh --replay [T...]    run every corpus input once (no fuzzing): a corpus
+#                                      found by a build without ASan, replayed under it
 #   scripts/fuzz.sh --asan-tests       the counting-allocator and native-backend tests
 #                                      under AddressSanitizer (see docs/fuzzing.md)
 #
 # FUZZ_TARGET_DIR sets cargo's target directory for the fuzz build (default: cargo
-# fuzz's own, fuzz/target).
+# fuzz's own, fuzz/target). FUZZ_BUILD_ARGS adds arguments to `cargo fuzz build` (for
+# example "--dev" or "-s none"); the fuzzers are the built binaries, run directly.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export RUSTC_BOOTSTRAP=1
@@ -32,41 +38,81 @@ target_dir=()
 if [ -n "${FUZZ_TARGET_DIR:-}" ]; then
   target_dir=(--target-dir "$FUZZ_TARGET_DIR")
 fi
+read -r -a build_args <<< "${FUZZ_BUILD_ARGS:-}"
+# where cargo fuzz puts the binaries: <target dir>/<host>/release, or debug for --dev
+bin_dir() {
+  local host profile=release a
+  host="$(rustc -vV | sed -n 's/^host: //p')"
+  for a in "${build_args[@]}"; do
+    case "$a" in --dev | -D) profile=debug ;; esac
+  done
+  echo "$(realpath -m "${FUZZ_TARGET_DIR:-fuzz/target}")/$host/$profile"
+}
+bins="$(bin_dir)"
+# what cargo fuzz run would set (the sanitizer's ODR check trips on Rust's symbols)
+export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_odr_violation=0}"
+build() { (cd fuzz && cargo fuzz build "${target_dir[@]}" "${build_args[@]}" "$@"); }
+# run target $1's fuzzer with the rest as libFuzzer's arguments
+fuzzer() {
+  local t="$1"
+  shift
+  mkdir -p "fuzz/artifacts/$t"
+  "$bins/$t" -artifact_prefix="fuzz/artifacts/$t/" "$@"
+}
 # the campaigns' limits: an input that runs 10 s is a timeout, 2 GiB is out of memory
 # (the short pass keeps libFuzzer's defaults, so a loaded CI machine cannot make it fail)
 limits=(-timeout=10 -rss_limit_mb=2048 -print_final_stats=1)
 
 targets() { (cd fuzz && cargo fuzz list); }
 
-# Short pass: FUZZ_SECONDS per target on a scratch copy of the corpus.
-short() {
-  local seconds="${FUZZ_SECONDS:-30}" failed="" t work status t0 t1
-  t0="$(date +%s)"
-  echo "--- build every target"
-  (cd fuzz && cargo fuzz build "${target_dir[@]}")
-  t1="$(date +%s)"
-  for t in $(targets); do
-    mkdir -p "fuzz/corpus/$t"
-    # a scratch copy of the corpus, so that CI does not grow the committed one
-    work="$(mktemp -d)"
-    cp -r "fuzz/corpus/$t/." "$work/"
+# One target of the short pass: $2 seconds on a scratch copy of its corpus, the summary
+# and (on a finding) the log's tail printed at once; exit status of the fuzzer.
+short_one() {
+  local t="$1" seconds="$2" work status=0
+  # a scratch copy of the corpus, so that CI does not grow the committed one
+  work="$(mktemp -d)"
+  cp -r "fuzz/corpus/$t/." "$work/"
+  fuzzer "$t" "$work" -max_total_time="$seconds" -print_final_stats=1 > "$work.log" 2>&1 ||
+    status=$?
+  {
     echo "--- fuzz $t for ${seconds}s"
-    status=0
-    (cd fuzz && cargo fuzz run "${target_dir[@]}" "$t" "$work" -- \
-      -max_total_time="$seconds" -print_final_stats=1) > "$work.log" 2>&1 || status=$?
     grep -E "^(stat::number_of_executed_units|stat::new_units_added|==|SUMMARY|thread)" "$work.log" || true
     if [ "$status" -ne 0 ]; then
       echo "FAILED: fuzzing $t (exit $status); the input is in fuzz/artifacts/$t/"
       tail -n 40 "$work.log"
-      failed="$failed $t"
     fi
-    rm -rf "$work" "$work.log"
+  } | flock "$print_lock" cat
+  rm -rf "$work" "$work.log"
+  return "$status"
+}
+
+# Short pass: FUZZ_SECONDS per target on a scratch copy of the corpus, FUZZ_JOBS targets
+# at a time (each fuzzer is one process on one core).
+short() {
+  local seconds="${FUZZ_SECONDS:-30}" jobs="${FUZZ_JOBS:-$(nproc)}" failed t t0 t1 running=0
+  failed="$(mktemp)"
+  print_lock="$(mktemp)"
+  t0="$(date +%s)"
+  echo "--- build every target (cargo fuzz build ${build_args[*]})"
+  build
+  t1="$(date +%s)"
+  for t in $(targets); do
+    mkdir -p "fuzz/corpus/$t"
+    { short_one "$t" "$seconds" || echo "$t" >> "$failed"; } &
+    running=$((running + 1))
+    if [ "$running" -ge "$jobs" ]; then
+      wait -n || true
+      running=$((running - 1))
+    fi
   done
-  echo "fuzz pass: build $((t1 - t0))s, fuzzing $(($(date +%s) - t1))s (load $(cut -d' ' -f1-3 /proc/loadavg))"
-  if [ -n "$failed" ]; then
-    echo "fuzzing found crashes in:$failed"
+  wait
+  echo "fuzz pass: build $((t1 - t0))s, fuzzing $(($(date +%s) - t1))s, $jobs at a time (load $(cut -d' ' -f1-3 /proc/loadavg))"
+  if [ -s "$failed" ]; then
+    echo "fuzzing found crashes in: $(tr '\n' ' ' < "$failed")"
+    rm -f "$failed" "$print_lock"
     exit 1
   fi
+  rm -f "$failed" "$print_lock"
 }
 
 # One campaign of $1 executions on target $2; prints its Markdown row. New inputs go to a
@@ -82,12 +128,12 @@ campaign() {
   mkdir -p "$new"
   status=0
   # the build is not part of the campaign's time
-  (cd fuzz && cargo fuzz build "${target_dir[@]}" "$t") > "$log" 2>&1 || {
+  build "$t" > "$log" 2>&1 || {
     echo "FAILED: building $t"; tail -n 30 "$log"; return 1; }
   load0="$(cut -d' ' -f1-3 /proc/loadavg)"
   start="$(date +%s)"
-  (cd fuzz && nice -n 19 cargo fuzz run "${target_dir[@]}" "$t" "logs/$t.new" "corpus/$t" -- \
-    -runs="$runs" ${FUZZ_LONG_SECONDS:+-max_total_time="$FUZZ_LONG_SECONDS"} "${limits[@]}") \
+  nice -n 19 "$bins/$t" -artifact_prefix="fuzz/artifacts/$t/" "$new" "fuzz/corpus/$t" \
+    -runs="$runs" ${FUZZ_LONG_SECONDS:+-max_total_time="$FUZZ_LONG_SECONDS"} "${limits[@]}" \
     >> "$log" 2>&1 || status=$?
   end="$(date +%s)"
   load1="$(cut -d' ' -f1-3 /proc/loadavg)"
@@ -98,8 +144,7 @@ campaign() {
   if [ -n "$execs" ] && [ "$end" -gt "$start" ]; then rate="$((execs / (end - start)))"; fi
   if [ "$status" -eq 0 ]; then
     findings="0 crashes, 0 timeouts, 0 OOM"
-    (cd fuzz && nice -n 19 cargo fuzz run "${target_dir[@]}" "$t" "corpus/$t" "logs/$t.new" -- \
-      -merge=1 "${limits[@]}") >> "$log" 2>&1 || true
+    nice -n 19 "$bins/$t" "fuzz/corpus/$t" "$new" -merge=1 "${limits[@]}" >> "$log" 2>&1 || true
     rm -rf "$new"
   else
     findings="FOUND (exit $status): $(grep -Eo '(deadly signal|timeout|out-of-memory|panicked at [^ ]+|ERROR: [A-Za-z]+: [a-z-]+)' "$log" | head -n1); input in fuzz/artifacts/$t/"
@@ -111,23 +156,54 @@ campaign() {
 }
 
 # Each target's executions per second over $1 seconds (default 20), niced, on a scratch
-# copy of its corpus: what a campaign of 10^7 will take on this machine now.
+# copy of its corpus: per second of wall time (what a campaign of 10^7 takes on this
+# machine now) and per second of the fuzzer's CPU time (what it does with a core).
 rate() {
-  local seconds="${1:-20}" t work execs
-  echo "| target | executions in ${seconds}s | per second | 10^7 would take | load (1/5/15 min) |"
-  echo "| --- | --- | --- | --- | --- |"
-  for t in $(targets); do
+  local seconds="${1:-20}" t work execs cpu list
+  shift || true
+  list=("$@")
+  if [ "${#list[@]}" -eq 0 ]; then mapfile -t list < <(targets); fi
+  echo "| target | executions in ${seconds}s | per second | per CPU second | 10^7 would take | cov | ft | load (1/5/15 min) |"
+  echo "| --- | --- | --- | --- | --- | --- | --- | --- |"
+  for t in "${list[@]}"; do
     work="$(mktemp -d)"
     cp -r "fuzz/corpus/$t/." "$work/"
-    (cd fuzz && nice -n 19 cargo fuzz run "${target_dir[@]}" "$t" "$work" -- \
-      -max_total_time="$seconds" "${limits[@]}") > "$work.log" 2>&1 || true
+    /usr/bin/time -f 'cpu %U %S' -o "$work.cpu" nice -n 19 "$bins/$t" \
+      -artifact_prefix="$work.artifact-" "$work" -max_total_time="$seconds" "${limits[@]}" \
+      > "$work.log" 2>&1 || true
     execs="$(grep -Eo '^stat::number_of_executed_units: *[0-9]+' "$work.log" | grep -Eo '[0-9]+$' | tail -n1)"
     execs="${execs:-0}"
-    printf '| %s | %s | %s | %s | %s |\n' "$t" "$execs" "$((execs / seconds))" \
+    cpu="$(awk '/^cpu/ { printf "%d", ($2 + $3) * 100 }' "$work.cpu")"
+    printf '| %s | %s | %s | %s | %s | %s | %s | %s |\n' "$t" "$execs" "$((execs / seconds))" \
+      "$( [ "${cpu:-0}" -gt 0 ] && echo "$((execs * 100 / cpu))" || echo "?")" \
       "$( [ "$execs" -gt 0 ] && echo "$((10000000 * seconds / execs))s" || echo "?")" \
+      "$(grep -Eo 'cov: [0-9]+' "$work.log" | tail -n1 | grep -Eo '[0-9]+')" \
+      "$(grep -Eo 'ft: [0-9]+' "$work.log" | tail -n1 | grep -Eo '[0-9]+')" \
       "$(cut -d' ' -f1-3 /proc/loadavg)"
-    rm -rf "$work" "$work.log"
+    if ls "$work".artifact-* >/dev/null 2>&1; then
+      echo "FOUND while measuring $t: $(ls "$work".artifact-*)"
+    fi
+    rm -rf "$work" "$work.log" "$work.cpu"
   done
+}
+
+# Every input of each target's corpus run once (libFuzzer's -runs=0 over the corpus):
+# what a corpus found by a build without ASan does under the ASan build.
+replay() {
+  local t list failed=""
+  list=("$@")
+  if [ "${#list[@]}" -eq 0 ]; then mapfile -t list < <(targets); fi
+  for t in "${list[@]}"; do
+    mkdir -p fuzz/logs
+    if nice -n 19 "$bins/$t" -artifact_prefix="fuzz/artifacts/$t/" -runs=0 "${limits[@]}" \
+      "fuzz/corpus/$t" > "fuzz/logs/$t.replay.log" 2>&1; then
+      echo "$t: $(find "fuzz/corpus/$t" -type f | wc -l) inputs, $(grep -Eo 'cov: [0-9]+ ft: [0-9]+' "fuzz/logs/$t.replay.log" | tail -n1), no finding"
+    else
+      echo "FAILED: $t (log fuzz/logs/$t.replay.log)"
+      failed="$failed $t"
+    fi
+  done
+  [ -z "$failed" ] || { echo "replay found problems in:$failed"; exit 1; }
 }
 
 long() {
@@ -171,6 +247,7 @@ case "${1:-}" in
   --long) shift; long "$@" ;;
   --asan-tests) asan_tests ;;
   --rate) shift; rate "$@" ;;
+  --replay) shift; replay "$@" ;;
   "") short ;;
-  *) echo "usage: scripts/fuzz.sh [--long [N] [TARGET...] | --rate [SECONDS] | --asan-tests]" >&2; exit 2 ;;
+  *) echo "usage: scripts/fuzz.sh [--long [N] [TARGET...] | --rate [SECONDS] [TARGET...] | --replay [TARGET...] | --asan-tests]" >&2; exit 2 ;;
 esac
