@@ -11,12 +11,13 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 root="$PWD"
+# SKIP_BUILD=1: use the release builds already there
 GOALS="${GOALS:-500}" ROUNDS="${ROUNDS:-3}" SECONDS_RUN="${SECONDS_RUN:-20}"
 : "${SKIPPER_BIN:=${CARGO_TARGET_DIR:-$root/target}/release/skipper}"
 py="${ROS2_VENV:-$root/.venv-ros2}/bin/python"
 # one build of the binary and the example together (built apart, the example's features
 # differ from the workspace's and RustDDS is compiled a second time)
-cargo build --release -q -p skipper -p skipper-ros2 --bins --examples
+[ -n "${SKIP_BUILD:-}" ] || cargo build --release -q -p skipper -p skipper-ros2 --bins --examples
 server="${CARGO_TARGET_DIR:-$root/target}/release/examples/ros2_bench_server"
 source scripts/ros2/netns.sh
 trap netns_down EXIT
