@@ -66,7 +66,16 @@ fn offending_token(chunk: &str, src: &str, line: usize, message: &str) -> Option
         .match_indices('\n')
         .nth(line.saturating_sub(1))
         .map_or(src.len(), |(i, _)| i);
-    let tokens = match Lexer::new(&src[..end], full_moon::LuaVersion::lua54()).collect() {
+    // full_moon 3.0 panics (`unreachable!`) on a backtick that starts a token (it is a
+    // string quote only in dialects not built here); as an unknown character of the same
+    // width it is a fatal lexer error instead, and the caret falls back to the whole line
+    let cut = &src[..end];
+    let cut = if cut.contains('`') {
+        std::borrow::Cow::Owned(cut.replace('`', "$"))
+    } else {
+        std::borrow::Cow::Borrowed(cut)
+    };
+    let tokens = match Lexer::new(&cut, full_moon::LuaVersion::lua54()).collect() {
         LexerResult::Ok(t) | LexerResult::Recovered(t, _) => t,
         LexerResult::Fatal(_) => return None,
     };
