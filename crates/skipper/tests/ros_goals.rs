@@ -552,12 +552,15 @@ fn goto_goals_fly_the_auv_and_its_mission_drives_again_after() {
     wait_until("goal a under way", Duration::from_secs(10), || {
         fa.lock().unwrap().len() > 3
     });
-    send_goto(&b, 0.0, -2000.0);
+    let fb = send_goto(&b, 0.0, -2000.0);
     assert!(a.wait_for_result(long));
     assert_eq!(a.state(), StatusCode::Preempted);
     assert_eq!(a.goal_status_text(), "preempted by a newer goal");
+    // b's own feedback: the controller flies b (ACTIVE on the wire and the speed of goal a
+    // do not show that b has begun; a cancel before it began is answered differently)
     wait_until("goal b at speed", Duration::from_secs(10), || {
         b.state() == StatusCode::Active
+            && !fb.lock().unwrap().is_empty()
             && fx
                 .seen
                 .lock()

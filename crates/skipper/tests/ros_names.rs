@@ -13,6 +13,16 @@ fn master_call(m: &FakeMaster, method: &str, params: &[Value]) -> Value {
     v.as_array().and_then(|a| a.get(2)).cloned().unwrap()
 }
 
+/// The run, killed if a failed assertion leaves it running.
+struct KillOnDrop(std::process::Child);
+
+impl Drop for KillOnDrop {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
 fn topics(m: &FakeMaster) -> Vec<String> {
     let v = master_call(m, "getTopicTypes", &["/test".into()]);
     v.as_array()
@@ -26,22 +36,25 @@ fn topics(m: &FakeMaster) -> Vec<String> {
 #[test]
 fn a_launched_run_takes_its_namespace_remaps_and_is_killed_cleanly() {
     let m = FakeMaster::start().unwrap();
-    let mut child = Command::new(env!("CARGO_BIN_EXE_skipper"))
-        .args([
-            "run",
-            "--ros",
-            &m.uri,
-            "--no-log",
-            "__name:=fleet_exec",
-            "__ns:=/fleet",
-            "robot1/goto:=robot1/drive",
-            "_note:=launched",
-            "__log:=/dev/null",
-        ])
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
+    let mut run = KillOnDrop(
+        Command::new(env!("CARGO_BIN_EXE_skipper"))
+            .args([
+                "run",
+                "--ros",
+                &m.uri,
+                "--no-log",
+                "__name:=fleet_exec",
+                "__ns:=/fleet",
+                "robot1/goto:=robot1/drive",
+                "_note:=launched",
+                "__log:=/dev/null",
+            ])
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap(),
+    );
+    let child = &mut run.0;
     // the node advertises its topics one after another: wait for every one looked at
     let wanted = [
         "/fleet/robot1/drive/goal",

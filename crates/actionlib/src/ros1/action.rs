@@ -42,16 +42,8 @@ impl<M: Message> TypedPublisher<M> {
         latched: bool,
         queue_size: usize,
     ) -> Result<Self, RosError> {
-        let t = WireType::of::<M>();
         Ok(Self {
-            publisher: node.advertise_queued(
-                topic,
-                t.name,
-                t.md5sum,
-                t.definition,
-                latched,
-                queue_size,
-            )?,
+            publisher: advertise_queued_as(node, topic, WireType::of::<M>(), latched, queue_size)?,
             _m: PhantomData,
         })
     }
@@ -95,14 +87,7 @@ impl DynPublisher {
     ) -> Result<Self, RosError> {
         let t = WireType::of_schema(schema);
         Ok(Self {
-            publisher: node.advertise_queued(
-                topic,
-                t.name,
-                t.md5sum,
-                t.definition,
-                latched,
-                queue_size,
-            )?,
+            publisher: advertise_queued_as(node, topic, t, latched, queue_size)?,
             schema: schema.clone(),
         })
     }
@@ -132,6 +117,24 @@ pub fn advertise_as(
     latched: bool,
 ) -> Result<Publisher, RosError> {
     node.advertise(topic, ty.name, ty.md5sum, ty.definition, latched)
+}
+
+/// [`advertise_as`] with a `queue_size` per subscriber ([`Node::advertise_queued`]).
+pub fn advertise_queued_as(
+    node: &Node,
+    topic: &str,
+    ty: WireType<'_>,
+    latched: bool,
+    queue_size: usize,
+) -> Result<Publisher, RosError> {
+    node.advertise_queued(
+        topic,
+        ty.name,
+        ty.md5sum,
+        ty.definition,
+        latched,
+        queue_size,
+    )
 }
 
 /// Subscribe to `topic` with `M`'s type; `f` gets each decoded message and its

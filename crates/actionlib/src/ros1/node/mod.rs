@@ -33,7 +33,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, RwLock};
 use std::thread::JoinHandle;
 use std::time::Duration;
-use subscribe::{add_publishers, close_sub, SubTopic};
+use subscribe::{add_publishers, close_sub, uri_list, SubTopic};
 
 /// Errors of the ROS 1 node.
 #[derive(Debug, thiserror::Error)]
@@ -488,13 +488,7 @@ impl Node {
                 self.inner.xmlrpc_uri.clone().into(),
             ],
         )?;
-        let uris: Vec<String> = v
-            .as_array()
-            .unwrap_or(&[])
-            .iter()
-            .filter_map(|u| u.as_str().map(str::to_string))
-            .collect();
-        add_publishers(&self.inner, &t, &uris);
+        add_publishers(&self.inner, &t, &uri_list(&v));
         Ok(sub)
     }
 

@@ -73,6 +73,16 @@ pub(super) fn update_publishers(inner: &Arc<Inner>, sub: &Arc<SubTopic>, uris: &
     connect_publishers(inner, sub, uris, true);
 }
 
+/// The publisher URIs in a master's answer (`registerSubscriber`); anything else in the
+/// list is passed over.
+pub(super) fn uri_list(v: &Value) -> Vec<String> {
+    v.as_array()
+        .unwrap_or(&[])
+        .iter()
+        .filter_map(|u| u.as_str().map(str::to_string))
+        .collect()
+}
+
 /// Connect to the publishers `registerSubscriber` returned. That list may be older than a
 /// `publisherUpdate` the slave API already applied (a publisher that registered while
 /// the subscription did), so it only adds: dropping what it lacks would close a

@@ -5,7 +5,7 @@
 //! another pid, registers every publication, subscription (connecting to the publishers
 //! the new master lists) and service again.
 
-use super::subscribe::add_publishers;
+use super::subscribe::{add_publishers, uri_list};
 use super::{lock, Inner};
 use crate::ros1::xmlrpc::Value;
 use std::sync::atomic::Ordering;
@@ -89,13 +89,7 @@ impl Inner {
         for s in subs {
             let args = vec![s.topic.as_str().into(), s.ty.as_str().into(), me.clone()];
             if let Ok(v) = self.master("registerSubscriber", args) {
-                let uris: Vec<String> = v
-                    .as_array()
-                    .unwrap_or(&[])
-                    .iter()
-                    .filter_map(|u| u.as_str().map(str::to_string))
-                    .collect();
-                add_publishers(self, &s, &uris);
+                add_publishers(self, &s, &uri_list(&v));
                 n += 1;
             }
         }
