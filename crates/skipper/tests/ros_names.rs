@@ -3,6 +3,10 @@
 //! parameter take effect; the slave API's `shutdown` (`rosnode kill`) ends the run with
 //! exit status 0; a remap to an illegal name is bad input (exit 2).
 
+#[allow(dead_code)] // the shared helpers this file does not use
+mod ros_cli;
+
+use ros_cli::Run;
 use skipper_actionlib::ros1::testing::FakeMaster;
 use skipper_actionlib::ros1::xmlrpc::{self, Value};
 use std::process::{Command, Stdio};
@@ -11,16 +15,6 @@ use std::time::{Duration, Instant};
 fn master_call(m: &FakeMaster, method: &str, params: &[Value]) -> Value {
     let v = xmlrpc::call(&m.uri, method, params, Duration::from_secs(5)).unwrap();
     v.as_array().and_then(|a| a.get(2)).cloned().unwrap()
-}
-
-/// The run, killed if a failed assertion leaves it running.
-struct KillOnDrop(std::process::Child);
-
-impl Drop for KillOnDrop {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
 }
 
 fn topics(m: &FakeMaster) -> Vec<String> {
@@ -36,24 +30,22 @@ fn topics(m: &FakeMaster) -> Vec<String> {
 #[test]
 fn a_launched_run_takes_its_namespace_remaps_and_is_killed_cleanly() {
     let m = FakeMaster::start().unwrap();
-    let mut run = KillOnDrop(
-        Command::new(env!("CARGO_BIN_EXE_skipper"))
-            .args([
-                "run",
-                "--ros",
-                &m.uri,
-                "--no-log",
-                "__name:=fleet_exec",
-                "__ns:=/fleet",
-                "robot1/goto:=robot1/drive",
-                "_note:=launched",
-                "__log:=/dev/null",
-            ])
-            .stdout(Stdio::null())
-            .stderr(Stdio::piped())
-            .spawn()
-            .unwrap(),
-    );
+    let mut run = Run(Command::new(env!("CARGO_BIN_EXE_skipper"))
+        .args([
+            "run",
+            "--ros",
+            &m.uri,
+            "--no-log",
+            "__name:=fleet_exec",
+            "__ns:=/fleet",
+            "robot1/goto:=robot1/drive",
+            "_note:=launched",
+            "__log:=/dev/null",
+        ])
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap());
     let child = &mut run.0;
     // the node advertises its topics one after another: wait for every one looked at
     let wanted = [
