@@ -26,11 +26,11 @@ pub(crate) struct Rosout {
 /// `rosgraph_msgs/Log`'s level for a console level (`ros.console.Level`).
 fn wire_level(level: u8) -> i8 {
     match level {
-        crate::console::DEBUG => 1,
-        crate::console::INFO => 2,
-        crate::console::WARN => 4,
-        crate::console::ERROR => 8,
-        _ => 16,
+        crate::console::DEBUG => Log::DEBUG,
+        crate::console::INFO => Log::INFO,
+        crate::console::WARN => Log::WARN,
+        crate::console::ERROR => Log::ERROR,
+        _ => Log::FATAL,
     }
 }
 

@@ -141,6 +141,8 @@ impl Log {
     pub const WARN: i8 = 4;
     /// `level` of an error.
     pub const ERROR: i8 = 8;
+    /// `level` of a fatal error.
+    pub const FATAL: i8 = 16;
 }
 
 #[cfg(test)]

@@ -41,14 +41,14 @@ use tracing_subscriber::layer::{Context, Layer};
 /// How many log lines may wait for the publishing thread.
 pub const QUEUE: usize = 256;
 
-/// `rosgraph_msgs/Log` levels.
-pub const DEBUG: i8 = 1;
+/// `rosgraph_msgs/Log` levels (the message's own constants).
+pub const DEBUG: i8 = Log::DEBUG;
 /// `rosgraph_msgs/Log` INFO.
-pub const INFO: i8 = 2;
+pub const INFO: i8 = Log::INFO;
 /// `rosgraph_msgs/Log` WARN.
-pub const WARN: i8 = 4;
+pub const WARN: i8 = Log::WARN;
 /// `rosgraph_msgs/Log` ERROR.
-pub const ERROR: i8 = 8;
+pub const ERROR: i8 = Log::ERROR;
 
 static ATTACHED: AtomicBool = AtomicBool::new(false);
 static DROPPED: AtomicU64 = AtomicU64::new(0);
