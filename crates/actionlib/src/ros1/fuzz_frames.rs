@@ -17,8 +17,8 @@ use crate::msg::skipper_msgs::{
 use crate::msg::test_actions::TestRequestGoal;
 use crate::msg::Message;
 use std::alloc::{GlobalAlloc, Layout, System};
+use std::cell::Cell;
 use std::io::Read;
-use std::sync::atomic::{AtomicUsize, Ordering};
 
 /// One piece of a frame body.
 #[derive(Debug, Clone, arbitrary::Arbitrary)]
@@ -157,27 +157,36 @@ fn read_as_subscriber(b: &[u8]) -> bool {
     tcpros::read_frame(&mut (&len[..]).chain(b), &mut Vec::new()).is_ok()
 }
 
-/// The system allocator, remembering the largest single request since [`check`] last
-/// reset it.
+/// The system allocator, remembering each thread's largest single request since
+/// [`check`] last reset it on that thread (so a test running beside a measurement, on
+/// another thread, is not counted in it).
 pub struct LargestAlloc;
 
-static LARGEST: AtomicUsize = AtomicUsize::new(0);
+thread_local! {
+    // const-initialised and without a destructor: reading it never allocates
+    static LARGEST: Cell<usize> = const { Cell::new(0) };
+}
+
+/// Note an allocation of `size` bytes on this thread.
+fn note(size: usize) {
+    let _ = LARGEST.try_with(|l| l.set(l.get().max(size)));
+}
 
 // SAFETY: every call is passed to the system allocator unchanged.
 unsafe impl GlobalAlloc for LargestAlloc {
     unsafe fn alloc(&self, l: Layout) -> *mut u8 {
-        LARGEST.fetch_max(l.size(), Ordering::Relaxed);
+        note(l.size());
         unsafe { System.alloc(l) }
     }
     unsafe fn dealloc(&self, p: *mut u8, l: Layout) {
         unsafe { System.dealloc(p, l) }
     }
     unsafe fn alloc_zeroed(&self, l: Layout) -> *mut u8 {
-        LARGEST.fetch_max(l.size(), Ordering::Relaxed);
+        note(l.size());
         unsafe { System.alloc_zeroed(l) }
     }
     unsafe fn realloc(&self, p: *mut u8, l: Layout, new: usize) -> *mut u8 {
-        LARGEST.fetch_max(new, Ordering::Relaxed);
+        note(new);
         unsafe { System.realloc(p, l, new) }
     }
 }
@@ -205,9 +214,9 @@ pub fn check(frame: &Frame) -> usize {
 
 /// [`check`] of a body already built.
 fn check_body(first: u8, body: &[u8]) -> usize {
-    LARGEST.store(0, Ordering::SeqCst);
+    LARGEST.with(|l| l.set(0));
     let decoded = decode_all(first, body);
-    let largest = LARGEST.load(Ordering::SeqCst);
+    let largest = LARGEST.with(Cell::get);
     assert!(
         largest <= allowed(body.len()),
         "a {}-byte frame made one allocation of {largest} bytes",
