@@ -18,8 +18,11 @@
 //! (`move_base_msgs/MoveBase`, as navigation clients send it): the goal's
 //! `target_pose` position is the goto's target; its frame must be the robot's odometry
 //! frame (`odom`, `NS/odom`, or empty) or `map` (Skipper has no localization: `map` is
-//! the odometry frame); the result is empty and no feedback is sent.
+//! the odometry frame); the result is empty; the feedback (`base_position`) is the
+//! robot's latest pose on `NS/pose` (in its odometry frame), sent with each new feedback
+//! of the goto (each cycle the robot gets nearer).
 
+use crate::topics::LatestPose;
 use skipper_actionlib::msg::dynamic::Value;
 use skipper_actionlib::msg::json::{from_json, to_json};
 use skipper_actionlib::msg::loader::TypeLoader;
@@ -61,8 +64,9 @@ pub fn action_type(kind: &GoalKind) -> Result<DynAction, String> {
 enum Wire {
     /// The kind's own action type: its fields, by name.
     Kind,
-    /// `move_base_msgs/MoveBase` for a goto kind; the frames a target may be in.
-    MoveBase(Vec<String>),
+    /// `move_base_msgs/MoveBase` for a goto kind; the frames a target may be in, and the
+    /// robot's latest pose for the feedback.
+    MoveBase(Vec<String>, LatestPose),
 }
 
 /// The action type of `move_base` (compiled in, `move_base_msgs/MoveBase`).
@@ -86,13 +90,14 @@ impl GoalServer {
         Self::host_as(node, &name, action_type(kind)?, Wire::Kind, kind, port)
     }
 
-    /// Host `NS/move_base` for `kind`, a goto (`x`, `y` fields), when the robot has one:
-    /// `None` if `kind` is not a goto.
+    /// Host `NS/move_base` for `kind`, a goto (`x`, `y` fields), when the robot has one,
+    /// its feedback reporting `pose`: `None` if `kind` is not a goto.
     pub fn host_move_base(
         node: &Node,
         ns: &str,
         kind: &'static GoalKind,
         port: Arc<dyn GoalPort>,
+        pose: LatestPose,
     ) -> Option<Result<Self, String>> {
         if kind.type_name != "skipper_msgs/Goto" {
             return None;
@@ -112,7 +117,7 @@ impl GoalServer {
             node,
             &name,
             action,
-            Wire::MoveBase(frames),
+            Wire::MoveBase(frames, pose),
             kind,
             port,
         ))
@@ -189,6 +194,24 @@ fn message(action: &DynAction, r: &Record, result: bool) -> Result<DynMessage, S
     from_json(part, &r.to_json()).map_err(|e| e.to_string())
 }
 
+/// `move_base`'s feedback: the robot's latest pose as `base_position`.
+fn base_position(action: &DynAction, pose: &LatestPose) -> Result<Option<DynMessage>, String> {
+    let Some((stamp, p)) = pose.get() else {
+        return Ok(None);
+    };
+    let (at, q) = (&p.position, &p.orientation);
+    let j = serde_json::json!({"base_position": {
+        "header": {"stamp": {"secs": stamp.secs, "nsecs": stamp.nsecs}, "frame_id": pose.frame},
+        "pose": {
+            "position": {"x": at.x, "y": at.y, "z": at.z},
+            "orientation": {"x": q.x, "y": q.y, "z": q.z, "w": q.w},
+        },
+    }});
+    from_json(action.schema().feedback(), &j)
+        .map(Some)
+        .map_err(|e| e.to_string())
+}
+
 /// One goal, from the wire to the goal layer and back.
 struct Execution<'a> {
     s: &'a SimpleActionServer<DynAction>,
@@ -201,7 +224,7 @@ struct Execution<'a> {
 impl Execution<'_> {
     /// The goal layer's record of a goal from the wire.
     fn record(&self, goal: &DynMessage) -> Result<Record, String> {
-        let Wire::MoveBase(frames) = self.wire else {
+        let Wire::MoveBase(frames, _) = self.wire else {
             return Record::from_json(self.kind.goal, &to_json(goal)).map_err(|e| e.to_string());
         };
         let f = |p: &str| goal.path(p).and_then(Value::as_f64).unwrap_or(0.0);
@@ -248,20 +271,26 @@ impl Execution<'_> {
     /// Publish the update's feedback if it is new.
     fn feed_back(&self, u: &GoalUpdate, sent: &mut Option<Record>) -> Result<(), String> {
         let Some(f) = &u.feedback else { return Ok(()) };
-        if matches!(self.wire, Wire::MoveBase(_)) {
-            return Ok(());
-        }
         if sent.as_ref() == Some(f) {
             return Ok(());
         }
-        let m = message(self.action, f, false)?;
+        let m = match self.wire {
+            Wire::Kind => message(self.action, f, false)?,
+            Wire::MoveBase(_, pose) => {
+                // before the robot's first pose there is nothing to report
+                let Some(m) = base_position(self.action, pose)? else {
+                    return Ok(());
+                };
+                m
+            }
+        };
         self.s.publish_feedback(m).map_err(|e| e.to_string())?;
         *sent = Some(f.clone());
         Ok(())
     }
 
     fn result(&self, r: Option<&Record>, how: Ending) -> Result<DynMessage, String> {
-        if matches!(self.wire, Wire::MoveBase(_)) {
+        if matches!(self.wire, Wire::MoveBase(..)) {
             return Ok(DynMessage::new(self.action.schema().result().clone()));
         }
         match r {

@@ -174,17 +174,20 @@ impl RosLink {
                 .copied()
                 .filter(|_| kind == VehicleKind::Ground)
                 .find(|k| k.type_name == "skipper_msgs/Goto");
-            let mut simple_goal = None;
-            if let Some(k) = goto {
-                if let Some(s) = GoalServer::host_move_base(&self.node, &ns, k, r.goals.clone()) {
-                    servers.push(s.map_err(LinkError::Ros)?);
-                }
-                simple_goal = Some(subscribe_simple_goal(&self.node, &ns, k, r.goals.clone())?);
-            }
             let frames = match kind {
                 VehicleKind::Ground => Frames::ground(&ns),
                 VehicleKind::Auv => Frames::auv(&ns),
             };
+            let topics = PoseTopics::advertise(&self.node, &ns, kind, frames.clone(), origin)?;
+            let mut simple_goal = None;
+            if let Some(k) = goto {
+                let pose = topics.latest();
+                let port = r.goals.clone();
+                if let Some(s) = GoalServer::host_move_base(&self.node, &ns, k, port, pose) {
+                    servers.push(s.map_err(LinkError::Ros)?);
+                }
+                simple_goal = Some(subscribe_simple_goal(&self.node, &ns, k, r.goals.clone())?);
+            }
             let sensors = match kind {
                 VehicleKind::Ground => {
                     let g = GroundSensors::advertise(
@@ -207,7 +210,7 @@ impl RosLink {
                 servers,
                 _cmd_vel: subscribe_cmd_vel(&self.node, &ns, r.velocity)?,
                 _simple_goal: simple_goal,
-                topics: PoseTopics::advertise(&self.node, &ns, kind, frames, origin)?,
+                topics,
                 sensors,
             });
         }

@@ -3,7 +3,8 @@
 //! declares: a ground robot's odometry pose (`pose.*`, frame `NS/odom`) and speeds
 //! (`velocity.*`); the AUV's navigation (latitude, longitude, depth, attitude) in the
 //! worksite's frame (`world`: x east, y north, z up, so z is minus the depth). The same
-//! pose is the robot's transform on `/tf` ([`crate::frames`]).
+//! pose is the robot's transform on `/tf` ([`crate::frames`]), and the latest one is kept
+//! for `move_base`'s feedback ([`LatestPose`]).
 
 use crate::frames::{header, transform, Frames};
 use skipper_actionlib::msg::common::{Odometry, Point, Pose, PoseStamped, Quaternion};
@@ -13,6 +14,41 @@ use skipper_actionlib::Time;
 use skipper_core::vocabulary::auv::NavReader;
 use skipper_core::vocabulary::ground::PoseReader;
 use skipper_core::{Pose3, Signals, VehicleKind};
+use std::sync::{Arc, Mutex};
+
+/// The pose a robot's `NS/pose` published last (its stamp and where the robot was), in
+/// the robot's odometry frame: `move_base`'s feedback (`base_position`) reports it.
+#[derive(Debug, Clone)]
+pub struct LatestPose {
+    /// the frame of the pose (`robot1/odom`)
+    pub frame: String,
+    cell: Arc<Mutex<Option<(Time, Pose)>>>,
+}
+
+impl LatestPose {
+    fn new(frame: &str) -> Self {
+        Self {
+            frame: frame.to_string(),
+            cell: Arc::default(),
+        }
+    }
+
+    /// The latest pose and its stamp; `None` before the first cycle with one.
+    pub fn get(&self) -> Option<(Time, Pose)> {
+        match self.cell.lock() {
+            Ok(g) => g.clone(),
+            Err(p) => p.into_inner().clone(),
+        }
+    }
+
+    fn set(&self, stamp: Time, pose: &Pose) {
+        let mut g = match self.cell.lock() {
+            Ok(g) => g,
+            Err(p) => p.into_inner(),
+        };
+        *g = Some((stamp, pose.clone()));
+    }
+}
 
 /// How a robot's pose is read from its signals.
 #[derive(Debug, Clone, Copy)]
@@ -31,6 +67,7 @@ pub struct PoseTopics {
     reader: Reader,
     bound: bool,
     frames: Frames,
+    latest: LatestPose,
 }
 
 /// Where a pose is, how it is turned, and how fast the robot goes.
@@ -62,8 +99,14 @@ impl PoseTopics {
             odom_msg: Odometry::default(),
             reader,
             bound: false,
+            latest: LatestPose::new(&frames.odom),
             frames,
         })
+    }
+
+    /// Where the pose this publishes last is kept.
+    pub fn latest(&self) -> LatestPose {
+        self.latest.clone()
     }
 
     fn read(&mut self, s: &Signals) -> Option<Reading> {
@@ -142,6 +185,7 @@ impl PoseTopics {
         self.odom_msg.twist.twist.linear.x = r.speed;
         self.odom_msg.twist.twist.angular.z = r.turn_rate;
         self.odom.publish(&self.odom_msg);
+        self.latest.set(stamp, &r.pose);
         let p = &r.pose.position;
         Some(transform(
             stamp,
