@@ -3,7 +3,10 @@
 against `skipper run --ros`): a node with use_sim_time follows /clock (it advances, by
 whole cycles of 100 ms); Debian's tf2 listener gets robot1/odom -> robot1/base_link equal
 to /robot1/pose at the pose's stamp, and robot1/base_link -> robot1/laser from
-/tf_static; scan, sonar and battery arrive in the robot's frames. Every check waits for
+/tf_static; scan, sonar and battery arrive in the robot's frames, and so do the bumpers
+and the gripper (skipper_msgs, the classes of interfaces/ros1/genpy.sh on PYTHONPATH):
+the robot stands in the middle of an empty room, so no bumper is pressed and nothing
+is held. Every check waits for
 the state it needs (with a deadline); none sleeps and hopes."""
 import sys
 
@@ -11,6 +14,7 @@ import rospy
 import tf2_ros
 from geometry_msgs.msg import PoseStamped
 from sensor_msgs.msg import BatteryState, LaserScan, Range
+from skipper_msgs.msg import BumperState, GripperState
 
 DEADLINE = 30.0  # wall seconds for any one state to be reached
 
@@ -91,6 +95,18 @@ def main():
     if battery.header.frame_id != "robot1/base_link" or not battery.voltage > 0:
         fail("battery: %s" % battery)
     print("ok   scan (%d beams), sonar (sensor_msgs/Range per transducer), battery (%.1f V)" % (len(scan.ranges), battery.voltage))
+    bumpers = rospy.wait_for_message("/robot1/bumpers", BumperState, DEADLINE)
+    if (bumpers.header.frame_id != "robot1/base_link" or not bumpers.front_bumpers
+            or len(bumpers.rear_bumpers) != len(bumpers.front_bumpers)
+            or any(bumpers.front_bumpers) or any(bumpers.rear_bumpers)):
+        fail("bumpers: %s" % bumpers)
+    gripper = rospy.wait_for_message("/robot1/gripper", GripperState, DEADLINE)
+    if (gripper.header.frame_id != "robot1/base_link" or not 0 <= gripper.paddles <= 1
+            or not 0 <= gripper.lift <= 1 or gripper.holding):
+        fail("gripper: %s" % gripper)
+    print("ok   bumpers (skipper_msgs/BumperState: %d front, %d rear segments, none pressed), gripper "
+          "(skipper_msgs/GripperState: paddles %.2f, lift %.2f, nothing held)"
+          % (len(bumpers.front_bumpers), len(bumpers.rear_bumpers), gripper.paddles, gripper.lift))
 
 
 if __name__ == "__main__":

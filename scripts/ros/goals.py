@@ -29,6 +29,11 @@ DEFS = os.path.join(ROOT, "crates", "actionlib", "src", "msg", "defs")
 SEP = "=" * 80 + "\n"
 
 passed, failed = 0, 0
+# Feedback and result travel on two connections, and the client drops a feedback it reads
+# after the result: a feedback check on a goal that ends by itself would depend on
+# timing. Such goals check only the feedback that came; each server's feedback must
+# arrive on a goal that only a preempt or a cancel ends (circle, dive), waited for while
+# it runs.
 
 
 def check(name, ok, detail=""):
@@ -68,16 +73,23 @@ def action_classes(pkg, name):
 
 def client(server, action):
     c = actionlib.SimpleActionClient(server, action)
-    check("wait_for_server %s" % server, c.wait_for_server(rospy.Duration(20)))
+    check("wait_for_server %s" % server, c.wait_for_server(rospy.Duration(60)))
     return c
 
 
-def wait_for(what, f, timeout=20.0):
+def until(f, timeout=60.0):
+    """Wait (a hang guard of `timeout` s) until f() holds; whether it does."""
     end = time.time() + timeout
     while time.time() < end:
         if f():
             return True
         time.sleep(0.02)
+    return bool(f())
+
+
+def wait_for(what, f, timeout=60.0):
+    if until(f, timeout):
+        return True
     check(what, False, "timed out")
     return False
 
@@ -88,12 +100,12 @@ def run_option():
     b = client("/robot1/run_option", Action)
 
     a.send_goal(Goal(option="fly", parameters=""))
-    a.wait_for_result(rospy.Duration(20))
+    a.wait_for_result(rospy.Duration(60))
     check("run_option unknown option: ABORTED with the reason",
           a.get_state() == S.ABORTED and "no option called `fly`" in a.get_goal_status_text(),
           (a.get_state(), a.get_goal_status_text()))
     a.send_goal(Goal(option="turn_to", parameters='{"yaw": "far"}'))
-    a.wait_for_result(rospy.Duration(20))
+    a.wait_for_result(rospy.Duration(60))
     check("run_option bad parameter: ABORTED with the reason",
           a.get_state() == S.ABORTED and "parameter `yaw` is a number" in a.get_goal_status_text(),
           (a.get_state(), a.get_goal_status_text()))
@@ -101,11 +113,11 @@ def run_option():
     fb = []
     a.send_goal(Goal(option="turn_to", parameters='{"yaw": 1.0, "direction": "left"}'),
                 feedback_cb=lambda f: fb.append(f.active_path))
-    a.wait_for_result(rospy.Duration(30))
+    a.wait_for_result(rospy.Duration(60))
     r = a.get_result()
-    check("run_option turn_to: feedback turn_to.turning, SUCCEEDED, reached_target_state",
+    check("run_option turn_to: SUCCEEDED, reached_target_state, feedback (if any came) turn_to.turning",
           a.get_state() == S.SUCCEEDED and r is not None and r.reached_target_state
-          and fb[:1] == ["turn_to.turning"],
+          and fb[:1] in ([], ["turn_to.turning"]),
           (a.get_state(), a.get_goal_status_text(), r, fb))
 
     fb = []
@@ -113,11 +125,11 @@ def run_option():
                 feedback_cb=lambda f: fb.append(f.active_path))
     if wait_for("circle feedback", lambda: "circle.driving" in fb):
         b.send_goal(Goal(option="turn_to", parameters='{"yaw": -1.0, "direction": "right"}'))
-        a.wait_for_result(rospy.Duration(20))
+        a.wait_for_result(rospy.Duration(60))
         check("run_option a newer goal preempts the running one",
               a.get_state() == S.PREEMPTED and a.get_goal_status_text() == "preempted by a newer goal",
               (a.get_state(), a.get_goal_status_text()))
-        b.wait_for_result(rospy.Duration(30))
+        b.wait_for_result(rospy.Duration(60))
         check("run_option the newer goal succeeds", b.get_state() == S.SUCCEEDED,
               (b.get_state(), b.get_goal_status_text()))
 
@@ -126,7 +138,7 @@ def run_option():
                 feedback_cb=lambda f: fb.append(f.active_path))
     if wait_for("circle feedback", lambda: len(fb) > 0):
         a.cancel_goal()
-        a.wait_for_result(rospy.Duration(20))
+        a.wait_for_result(rospy.Duration(60))
         check("run_option cancel: PREEMPTED, the robot stopped",
               a.get_state() == S.PREEMPTED and "the robot stopped" in a.get_goal_status_text(),
               (a.get_state(), a.get_goal_status_text()))
@@ -138,7 +150,7 @@ def run_mission(d):
     b = client("/tethys/run_mission", Action)
 
     a.send_goal(Goal(mission=os.path.join(d, "bad.lua")))
-    a.wait_for_result(rospy.Duration(20))
+    a.wait_for_result(rospy.Duration(60))
     r = a.get_result()
     check("run_mission a mission that does not check: ABORTED, outcome error, file:line",
           a.get_state() == S.ABORTED and r is not None and r.outcome == "error"
@@ -149,22 +161,25 @@ def run_mission(d):
     a.send_goal(Goal(mission=os.path.join(d, "short.lua")), feedback_cb=lambda f: fb.append(f.active_items))
     a.wait_for_result(rospy.Duration(60))
     r = a.get_result()
-    check("run_mission short.lua: feedback, SUCCEEDED, outcome completed",
+    check("run_mission short.lua: SUCCEEDED, outcome completed, feedback (if any came) of Pause",
           a.get_state() == S.SUCCEEDED and r is not None and r.outcome == "completed"
-          and any("Pause" in f for f in fb),
+          and (not fb or any("Pause" in f for f in fb)),
           (a.get_state(), a.get_goal_status_text(), r, fb))
 
-    a.send_goal(Goal(mission=os.path.join(d, "dive.lua")))
+    fb = []
+    a.send_goal(Goal(mission=os.path.join(d, "dive.lua")), feedback_cb=lambda f: fb.append(f.active_items))
     if wait_for("the dive", lambda: a.get_state() == S.ACTIVE):
+        came = until(lambda: fb)
+        check("run_mission dive.lua: feedback while it runs", came and a.get_state() == S.ACTIVE, (a.get_state(), fb[:3]))
         b.send_goal(Goal(mission=os.path.join(d, "dive.lua")))
-        a.wait_for_result(rospy.Duration(20))
+        a.wait_for_result(rospy.Duration(60))
         r = a.get_result()
         check("run_mission a newer goal preempts: outcome preempted",
               a.get_state() == S.PREEMPTED and r is not None and r.outcome == "preempted",
               (a.get_state(), r))
         if wait_for("the second dive", lambda: b.get_state() == S.ACTIVE):
             b.cancel_goal()
-            b.wait_for_result(rospy.Duration(20))
+            b.wait_for_result(rospy.Duration(60))
             r = b.get_result()
             check("run_mission cancel: PREEMPTED, outcome canceled",
                   b.get_state() == S.PREEMPTED and r is not None and r.outcome == "canceled",

@@ -14,7 +14,7 @@
 echo "== Lua (skipper lua) against rospy"
 $ROS_PY scripts/ros/lua_peers.py serve >"$tmp/lua_peer.log" 2>&1 &
 pids+=($!)
-for _ in $(seq 100); do grep -qs "rospy peer ready" "$tmp/lua_peer.log" && break; sleep 0.2; done
+wait_ready "rospy peer ready" "$tmp/lua_peer.log"
 "$SKIPPER_BIN" lua scripts/ros/lua_clients.lua >"$tmp/lua_clients.log" 2>&1 || fail "Lua clients against rospy"
 checks=$((checks + $(grep -c '^ok   ' "$tmp/lua_clients.log")))
 ok "skipper lua lua_clients.lua: $(grep -c '^ok   ' "$tmp/lua_clients.log") checks against rospy's servers, service and talker"
@@ -22,7 +22,7 @@ ok "skipper lua lua_clients.lua: $(grep -c '^ok   ' "$tmp/lua_clients.log") chec
 "$SKIPPER_BIN" lua scripts/ros/lua_servers.lua >"$tmp/lua_servers.log" 2>&1 &
 lua_pid=$!
 pids+=($lua_pid)
-for _ in $(seq 100); do grep -qs "lua servers ready" "$tmp/lua_servers.log" && break; sleep 0.2; done
+wait_ready "lua servers ready" "$tmp/lua_servers.log"
 $ROS_PY scripts/ros/lua_peers.py clients >"$tmp/lua_peers.log" 2>&1 || fail "rospy clients against Lua servers"
 checks=$((checks + $(grep -c '^ok   ' "$tmp/lua_peers.log")))
 ok "lua_peers.py clients: $(grep -c '^ok   ' "$tmp/lua_peers.log") rospy checks against lua_servers.lua"
@@ -46,7 +46,7 @@ ok "examples/lua/04_goto_server.lua drives robot1 to a goal, preempted by a newe
 $ROS_PY scripts/ros/lua_rosout.py >"$tmp/lua_rosout.log" 2>&1 &
 rosout_pid=$!
 pids+=($rosout_pid)
-for _ in $(seq 100); do grep -qs "rosout reader ready" "$tmp/lua_rosout.log" && break; sleep 0.2; done
+wait_ready "rosout reader ready" "$tmp/lua_rosout.log"
 rosparam set /use_sim_time true
 "$SKIPPER_BIN" lua scripts/ros/lua_time_log.lua >"$tmp/lua_time_log.log" 2>&1 || fail "the Lua node in simulated time, logging on /rosout"
 rosparam delete /use_sim_time

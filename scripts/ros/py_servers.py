@@ -76,7 +76,8 @@ class Request:
 
 
 class Multi:
-    """1 succeeds, 2 aborts, 3 is rejected, 4 is kept, 5 succeeds the kept ones."""
+    """1 succeeds, 2 aborts, 3 is rejected, 4 is kept, 5 succeeds the kept ones, 7 sends
+    each kept goal feedback n-i (as the reference multi-goal server does)."""
 
     def __init__(self, name):
         self.kept = []
@@ -101,6 +102,11 @@ class Multi:
             for k in self.kept:
                 k.set_succeeded()
             self.kept = []
+            gh.set_succeeded()
+        elif g == 7:
+            gh.set_accepted()
+            for i, k in enumerate(self.kept):
+                k.publish_feedback(TestFeedback(len(self.kept) - i))
             gh.set_succeeded()
 
 

@@ -20,7 +20,9 @@ port="$($ROS_PY -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); 
 export ROS_MASTER_URI="http://127.0.0.1:$port" ROS_IP=127.0.0.1 ROS_HOME="$tmp/home"
 roscore -p "$port" >"$tmp/roscore.log" 2>&1 &
 pids+=($!)
-for _ in $(seq 100); do
-  $ROS_PY -c "import xmlrpc.client as x; x.ServerProxy('$ROS_MASTER_URI').getUri('/probe')" 2>/dev/null && break
+master_up=0
+for _ in $(seq 300); do   # a hang guard of 60 s
+  $ROS_PY -c "import xmlrpc.client as x; x.ServerProxy('$ROS_MASTER_URI').getUri('/probe')" 2>/dev/null && { master_up=1; break; }
   sleep 0.2
 done
+[ "$master_up" = 1 ] || { echo "FAIL roscore did not answer on $ROS_MASTER_URI within 60 s" >&2; tail -20 "$tmp/roscore.log" >&2; exit 1; }

@@ -1,7 +1,10 @@
-"""Wait (up to TIMEOUT s, default 20) until NODE has a TCPROS connection on TOPIC, as its
-slave API's getBusInfo lists it: after that, what NODE publishes on TOPIC reaches the
-peer. Exit 0 when it has one, 1 if the time ran out.
-usage: wait_connection.py NODE TOPIC [TIMEOUT]"""
+"""Wait (up to TIMEOUT s, default 60: a hang guard) until NODE has a live TCPROS
+connection on TOPIC to the node PEER, as NODE's slave API's getBusInfo lists it: after
+that, what NODE publishes on TOPIC reaches PEER. The peer is named because NODE may
+still list the connection of a peer that has gone (a finished `skipper action send`):
+give the peer a name with `__name:=` (rostopic, rosbag record and rospy take it).
+Exit 0 when it has one, 1 if the time ran out.
+usage: wait_connection.py NODE TOPIC PEER [TIMEOUT]"""
 import os
 import sys
 import time
@@ -9,8 +12,11 @@ import xmlrpc.client
 
 
 def main():
-    node, topic = sys.argv[1], sys.argv[2]
-    timeout = float(sys.argv[3]) if len(sys.argv) > 3 else 20.0
+    if len(sys.argv) < 4:
+        print(__doc__, file=sys.stderr)
+        return 2
+    node, topic, peer = sys.argv[1], sys.argv[2], sys.argv[3]
+    timeout = float(sys.argv[4]) if len(sys.argv) > 4 else 60.0
     master = xmlrpc.client.ServerProxy(os.environ["ROS_MASTER_URI"])
     code, _, uri = master.lookupNode("/wait_connection", node)
     if code != 1:
@@ -20,10 +26,11 @@ def main():
     end = time.monotonic() + timeout
     while time.monotonic() < end:
         _, _, conns = slave.getBusInfo("/wait_connection")
-        if any(c[4] == topic for c in conns):
+        # (connectionId, destinationId, direction, transport, topic, connected, ...)
+        if any(c[4] == topic and c[1] == peer and c[5] for c in conns):
             return 0
         time.sleep(0.05)
-    print(f"{node} has no connection on {topic} after {timeout} s", file=sys.stderr)
+    print(f"{node} has no connection on {topic} to {peer} after {timeout} s", file=sys.stderr)
     return 1
 
 
