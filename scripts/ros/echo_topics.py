@@ -33,22 +33,24 @@ def main():
     echoed = [t for t in topics if not skip.fullmatch(t)]
     procs = {
         t: subprocess.Popen(["rostopic", "echo", "-n", "1", t, f"__name:=echo_topics_{k}"],
-                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         for k, t in enumerate(echoed)
     }
     end = time.monotonic() + DEADLINE
     failed = []
     for t, p in procs.items():
         try:
-            out, _ = p.communicate(timeout=max(1.0, end - time.monotonic()))
+            out, err = p.communicate(timeout=max(1.0, end - time.monotonic()))
         except subprocess.TimeoutExpired:
             p.kill()
-            out, _ = p.communicate()
-            failed.append(f"{t}: no message within {DEADLINE:.0f} s: {out[-300:]!r}")
+            out, err = p.communicate()
+            failed.append(f"{t}: no message within {DEADLINE:.0f} s: {out[-300:]!r} {err[-300:]!r}")
             continue
-        # one message: its fields as YAML, then the separator
+        # one message on stdout: its fields as YAML, then the separator (rospy's own
+        # warnings, e.g. about a connection to the echo that closed before its handshake,
+        # go to stderr)
         if p.returncode != 0 or not out.rstrip().endswith("---") or ":" not in out:
-            failed.append(f"{t}: exit {p.returncode}: {out[-300:]!r}")
+            failed.append(f"{t}: exit {p.returncode}: {out[-300:]!r} {err[-300:]!r}")
     if failed:
         print("FAIL rostopic echo: " + "; ".join(failed), file=sys.stderr)
         return 1
