@@ -31,7 +31,13 @@ pub fn fixed(out: &mut Vec<u8>, v: f64, decimals: u8) {
     if !scaled.is_finite() || scaled.abs() >= FIXED_LIMIT {
         return full(out, v);
     }
-    let n = scaled.round() as i64;
+    quantum_at(out, round(scaled), decimals);
+}
+
+/// A float given as its quantum `n` (see [`quantum`]) at `decimals` places: what
+/// [`fixed`] writes for it.
+pub fn quantum_at(out: &mut Vec<u8>, n: i64, decimals: u8) {
+    let d = usize::from(decimals.min(9));
     if n < 0 {
         out.push(b'-');
     }
@@ -151,7 +157,22 @@ pub fn decimals_of(unit: Option<&Unit>) -> Option<u8> {
 /// values written in full or not finite.
 pub fn quantum(v: f64, decimals: u8) -> Option<i64> {
     let scaled = v * POW10[usize::from(decimals.min(9))] as f64;
-    (scaled.is_finite() && scaled.abs() < FIXED_LIMIT).then(|| scaled.round() as i64)
+    (scaled.is_finite() && scaled.abs() < FIXED_LIMIT).then(|| round(scaled))
+}
+
+/// `x.round() as i64` (halves away from zero) for `|x| < FIXED_LIMIT`, without the libm
+/// call `f64::round` is on x86-64 without SSE4.1: the cast truncates, and `x - trunc(x)` is
+/// exact.
+fn round(x: f64) -> i64 {
+    let t = x as i64;
+    let frac = x - t as f64;
+    if frac >= 0.5 {
+        t + 1
+    } else if frac <= -0.5 {
+        t - 1
+    } else {
+        t
+    }
 }
 
 #[cfg(test)]
@@ -187,6 +208,32 @@ mod tests {
             let s = text(|o| fixed(o, v, 3));
             let back: f64 = serde_json::from_str(&s).unwrap();
             assert!((back - v).abs() <= 5e-4 + 1e-12, "{v} -> {s}");
+        }
+    }
+
+    #[test]
+    fn rounding_is_f64_round() {
+        let mut x = 0.123_456_789_f64;
+        let mut samples = vec![
+            0.5,
+            -0.5,
+            1.5,
+            -2.5,
+            0.499_999_999_999_999_94,
+            -0.499_999_999_999_999_94,
+            4_503_599_627_370_495.5,
+            -4_503_599_627_370_497.0,
+            8.9e15,
+            0.0,
+            -0.0,
+        ];
+        for _ in 0..10_000 {
+            x = (x * 7.31 + 0.77).fract() * 2e6 - 1e6;
+            samples.push(x);
+            samples.push(x.trunc() + 0.5);
+        }
+        for v in samples {
+            assert_eq!(round(v), v.round() as i64, "{v}");
         }
     }
 

@@ -20,6 +20,7 @@
 //! byte-identical files.
 
 mod json;
+mod mcap_file;
 mod robot;
 pub mod schemas;
 mod sink;
@@ -29,9 +30,7 @@ use robot::RobotLog;
 use sink::Sink;
 use skipper_core::runner::CycleView;
 use skipper_core::{Observer, RunConfig, RunReport, World};
-use std::collections::BTreeMap;
 use std::fs::File;
-use std::io::BufWriter;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -60,7 +59,7 @@ pub struct LogStatus {
 
 /// The zstd level of the log's chunks: the fastest (the log's text is rounded and
 /// repetitive, so a higher level gains little; measured in docs/run-log.md).
-const ZSTD_LEVEL: u32 = 1;
+const ZSTD_LEVEL: i32 = 1;
 
 /// The MCAP run log, as a runner observer.
 pub struct RunLog {
@@ -89,20 +88,13 @@ impl RunLog {
         }
         let file = File::create(path)
             .with_context(|| format!("cannot create the run log {}", path.display()))?;
-        // one compression thread: the log's own (zstd's workers would make the bytes
-        // depend on the machine's core count)
-        let mut w = mcap::WriteOptions::new()
-            .compression(Some(mcap::Compression::Zstd))
-            .compression_level(ZSTD_LEVEL)
-            .compression_threads(0)
-            .profile("")
-            .library("skipper")
-            .create(BufWriter::new(file))
+        // compressed on the log's own thread, one zstd call per chunk (zstd's workers
+        // would make the bytes depend on the machine's core count)
+        let mut w = mcap_file::McapFile::new(file, "", "skipper", ZSTD_LEVEL)
             .context("cannot start the MCAP file")?;
-        let meta = BTreeMap::new();
         let mut add = |topic: &str, name: &str, schema: &str| -> anyhow::Result<u16> {
             let sid = w.add_schema(name, "jsonschema", schema.as_bytes())?;
-            Ok(w.add_channel(sid, topic, "json", &meta)?)
+            Ok(w.add_channel(sid, topic, "json")?)
         };
         let ch = Channels {
             world: add("/world", "skipper.World", schemas::WORLD)?,
@@ -229,6 +221,9 @@ impl Observer for RunLog {
             .iter()
             .map(|v| RobotLog::new(&v.info().name, v.pose()))
             .collect();
+        for r in &self.robots {
+            self.sink.robot(r.tag());
+        }
         self.last_state = vec![None; self.robots.len()];
         self.last_version = vec![None; self.robots.len()];
         let robots: Vec<_> = vehicles
@@ -247,10 +242,11 @@ impl Observer for RunLog {
     fn on_cycle(&mut self, v: &CycleView<'_>) {
         let t = v.now;
         let ch = self.ch;
-        for (r, sig) in self.robots.iter_mut().zip(v.signals) {
-            self.sink
-                .message(ch.signals, t, |out| r.signals(out, sig, t));
-            self.sink.message(ch.scan, t, |out| r.scan(out, sig, t));
+        let sink = &mut self.sink;
+        for (i, (r, sig)) in self.robots.iter_mut().zip(v.signals).enumerate() {
+            r.learn(sig, |key, decimals| sink.key(i, key, decimals));
+            sink.signals(ch.signals, i, t, |values| r.signals(values, sig));
+            sink.message(ch.scan, t, |out| r.scan(out, sig, t));
         }
         let (scratch, tmp) = (&mut self.scratch, &mut self.tmp);
         for (r, a) in self.robots.iter_mut().zip(v.actuation) {
@@ -262,8 +258,9 @@ impl Observer for RunLog {
         let next = t + v.dt;
         for (i, r) in self.robots.iter_mut().enumerate() {
             if let Some(veh) = v.world.vehicle(i) {
-                self.sink
-                    .message(ch.pose, next, |out| r.pose(out, veh.pose(), next));
+                let p = veh.pose();
+                r.moved_to(p);
+                self.sink.pose(ch.pose, i, next, p);
             }
         }
         self.write_objects(v, next);

@@ -1,6 +1,8 @@
-//! One robot's part of the run log: its per-cycle messages (`/signals`, `/actuation`,
-//! `/pose`, `/scan`) encoded straight into the log's buffer, and what was last written,
-//! so that only what changed at the log's resolution is written again.
+//! One robot's part of the run log: what was last written, so that only what changed at
+//! the log's resolution is written again, and the encoders of its per-cycle messages.
+//! `/actuation` and `/scan` are encoded on the cycle's thread straight into the log's
+//! buffer; `/signals` (the changed values, rounded and compared here) and `/pose` are
+//! encoded by the writer thread with [`signals`] and [`pose`].
 
 use super::json;
 use serde::Serialize;
@@ -19,10 +21,9 @@ const QUATERNION_DECIMALS: u8 = 6;
 /// Actuation setpoints (m, m/s, rad, rad/s, fractions): to 1e-4 of their unit.
 const SETPOINT_DECIMALS: u8 = 4;
 
-/// How one signal is logged.
+/// How one signal is logged (its key and decimals are also the writer's: see
+/// [`signals`]).
 struct SignalSlot {
-    /// `"NAME":`, encoded once
-    key: Vec<u8>,
     /// decimals of a float value (`None`: in full)
     decimals: Option<u8>,
     /// laser ranges go to `/scan`
@@ -31,7 +32,16 @@ struct SignalSlot {
     last: Option<i64>,
 }
 
-/// One robot's encoders and what it last wrote.
+/// One signal value of a `/signals` message, as the cycle hands it to the writer: the
+/// signal's slot (its index among the robot's signals) and its value.
+pub enum Datum {
+    /// a float at its slot's decimals, as its quantum (see [`json::quantum`])
+    Rounded(u32, i64),
+    /// any other value, written as it is (floats at the slot's decimals, if any)
+    Plain(u32, skipper_core::Value),
+}
+
+/// One robot's change tracking and what it last wrote.
 pub struct RobotLog {
     name: String,
     /// `"robot":"NAME"`, encoded once
@@ -41,6 +51,9 @@ pub struct RobotLog {
     lasers: Vec<SignalId>,
     /// the actuation last written, encoded without `robot` and `t` (`{}`: none yet)
     last_actuation: Vec<u8>,
+    /// the last actuation seen without a one-shot request: its encoding is
+    /// `last_actuation`, so an equal one is not written (and need not be encoded)
+    last_request: Option<Actuation>,
     /// where it was when it last sensed (the pose at the start of the cycle: the end of
     /// the last one, or the start of the run)
     sensed_at: Pose3,
@@ -57,6 +70,7 @@ impl RobotLog {
             signals: Vec::new(),
             lasers: Vec::new(),
             last_actuation: b"{}".to_vec(),
+            last_request: None,
             sensed_at: pose,
         }
     }
@@ -66,25 +80,31 @@ impl RobotLog {
         &self.name
     }
 
-    /// `"robot":"NAME","t":T`
-    fn head(&self, out: &mut Vec<u8>, t: Duration) {
-        out.extend_from_slice(&self.tag);
-        out.extend_from_slice(b",\"t\":");
-        json::duration(out, t);
+    /// `"robot":"NAME"`
+    pub fn tag(&self) -> &[u8] {
+        &self.tag
     }
 
-    /// Learn the signals declared since the last cycle.
-    fn learn(&mut self, sig: &Signals) {
+    /// `"robot":"NAME","t":T`
+    fn head(&self, out: &mut Vec<u8>, t: Duration) {
+        head(out, &self.tag, t);
+    }
+
+    /// Learn the signals declared since the last cycle; `tell` gets each one's `"NAME":`
+    /// key and decimals, in declaration order.
+    pub fn learn(&mut self, sig: &Signals, mut tell: impl FnMut(&[u8], Option<u8>)) {
         if sig.len() == self.signals.len() {
             return;
         }
+        let mut key = Vec::new();
         for (id, name, _) in sig.iter().skip(self.signals.len()) {
-            let mut key = Vec::with_capacity(name.len() + 3);
+            key.clear();
             json::string(&mut key, name);
             key.push(b':');
+            let decimals = json::decimals_of(sig.unit(id));
+            tell(&key, decimals);
             self.signals.push(SignalSlot {
-                key,
-                decimals: json::decimals_of(sig.unit(id)),
+                decimals,
                 laser: ground::LASER.matches(name),
                 last: None,
             });
@@ -92,12 +112,9 @@ impl RobotLog {
         self.lasers = (0..).map_while(|k| ground::LASER.id(sig, k)).collect();
     }
 
-    /// `/signals`: the signals whose logged value changed; `false` if none did.
-    pub fn signals(&mut self, out: &mut Vec<u8>, sig: &Signals, t: Duration) -> bool {
-        self.learn(sig);
-        out.push(b'{');
-        self.head(out, t);
-        out.extend_from_slice(b",\"values\":{");
+    /// `/signals`: the signals whose logged value changed, into `values` (the signals
+    /// learnt first); `false` if none did.
+    pub fn signals(&mut self, values: &mut Vec<Datum>, sig: &Signals) -> bool {
         let mut any = false;
         for (id, _, value) in sig.changed() {
             let Some(slot) = self.signals.get_mut(id.index()) else {
@@ -114,15 +131,19 @@ impl RobotLog {
                 continue; // the same at the log's resolution
             }
             slot.last = quantum;
-            if any {
-                out.push(b',');
-            }
             any = true;
-            out.extend_from_slice(&slot.key);
-            json::value(out, value, slot.decimals);
+            let at = u32::try_from(id.index()).unwrap_or(u32::MAX);
+            values.push(match quantum {
+                Some(n) => Datum::Rounded(at, n),
+                None => Datum::Plain(at, value.clone()),
+            });
         }
-        out.extend_from_slice(b"}}");
         any
+    }
+
+    /// The robot is at `p` at the end of the cycle: where the next cycle senses.
+    pub fn moved_to(&mut self, p: Pose3) {
+        self.sensed_at = p;
     }
 
     /// `/actuation`: what the controller asked, when it differs from what was last
@@ -136,6 +157,10 @@ impl RobotLog {
         scratch: &mut Vec<u8>,
         tmp: &mut Vec<u8>,
     ) -> bool {
+        let one_shot = !a.say.is_empty() || a.reset_odometry;
+        if !one_shot && self.last_request.as_ref() == Some(a) {
+            return false;
+        }
         scratch.clear();
         let mut ser = serde_json::Serializer::with_formatter(
             &mut *scratch,
@@ -145,11 +170,21 @@ impl RobotLog {
             },
         );
         if a.serialize(&mut ser).is_err() {
+            self.last_request = None;
             return false;
         }
-        let one_shot = !a.say.is_empty() || a.reset_odometry;
-        if !one_shot && *scratch == self.last_actuation {
-            return false;
+        if one_shot {
+            // its encoding (with `say`) is not that of a later equal request without one
+            self.last_request = None;
+        } else {
+            match &mut self.last_request {
+                // no `say` here: cloning allocates nothing
+                Some(last) => last.clone_from(a),
+                None => self.last_request = Some(a.clone()),
+            }
+            if *scratch == self.last_actuation {
+                return false;
+            }
         }
         std::mem::swap(&mut self.last_actuation, scratch);
         out.push(b'{');
@@ -161,19 +196,6 @@ impl RobotLog {
             }
             _ => out.push(b'}'),
         }
-        true
-    }
-
-    /// `/pose`: a Foxglove `PoseInFrame` at `next` (the end of the cycle), plus `robot`
-    /// and `t`; the pose is also where the next cycle senses.
-    pub fn pose(&mut self, out: &mut Vec<u8>, p: Pose3, next: Duration) -> bool {
-        self.sensed_at = p;
-        out.extend_from_slice(b"{\"frame_id\":\"world\",\"pose\":");
-        frame(out, p, p.x, p.y);
-        out.push(b',');
-        self.head(out, next);
-        timestamp(out, next);
-        out.push(b'}');
         true
     }
 
@@ -207,6 +229,57 @@ impl RobotLog {
         out.push(b'}');
         true
     }
+}
+
+/// `"robot":"NAME","t":T` for the robot's `tag`.
+fn head(out: &mut Vec<u8>, tag: &[u8], t: Duration) {
+    out.extend_from_slice(tag);
+    out.extend_from_slice(b",\"t\":");
+    json::duration(out, t);
+}
+
+/// A `/signals` message of the robot with `tag`: `values` (from [`RobotLog::signals`]),
+/// each under its slot's key and at its decimals (`keys`, in the order
+/// [`RobotLog::learn`] told them).
+pub fn signals(
+    out: &mut Vec<u8>,
+    tag: &[u8],
+    keys: &[(Vec<u8>, Option<u8>)],
+    values: &[Datum],
+    t: Duration,
+) {
+    out.push(b'{');
+    head(out, tag, t);
+    out.extend_from_slice(b",\"values\":{");
+    for (k, d) in values.iter().enumerate() {
+        if k > 0 {
+            out.push(b',');
+        }
+        let at = match d {
+            Datum::Rounded(at, _) | Datum::Plain(at, _) => *at as usize,
+        };
+        let (key, decimals) = keys
+            .get(at)
+            .map_or((&b"\"?\":"[..], None), |(k, d)| (&k[..], *d));
+        out.extend_from_slice(key);
+        match (d, decimals) {
+            (Datum::Rounded(_, n), Some(dec)) => json::quantum_at(out, *n, dec),
+            (Datum::Rounded(_, n), None) => json::signed(out, *n),
+            (Datum::Plain(_, v), _) => json::value(out, v, decimals),
+        }
+    }
+    out.extend_from_slice(b"}}");
+}
+
+/// `/pose` of the robot with `tag`: a Foxglove `PoseInFrame` at `next` (the end of the
+/// cycle), plus `robot` and `t`.
+pub fn pose(out: &mut Vec<u8>, tag: &[u8], p: Pose3, next: Duration) {
+    out.extend_from_slice(b"{\"frame_id\":\"world\",\"pose\":");
+    frame(out, p, p.x, p.y);
+    out.push(b',');
+    head(out, tag, next);
+    timestamp(out, next);
+    out.push(b'}');
 }
 
 /// `{"orientation":{...},"position":{...}}` of `p`, placed at `x`, `y`.
