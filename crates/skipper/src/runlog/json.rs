@@ -20,6 +20,9 @@ const POW10: [u64; 10] = [
     1_000_000_000,
 ];
 
+/// The same as floats.
+const POW10F: [f64; 10] = [1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9];
+
 /// Above this many units of the last decimal a float is written in full (ryu) instead.
 const FIXED_LIMIT: f64 = 9.0e15;
 
@@ -27,7 +30,7 @@ const FIXED_LIMIT: f64 = 9.0e15;
 /// is not finite. Trailing zeros go, one decimal stays.
 pub fn fixed(out: &mut Vec<u8>, v: f64, decimals: u8) {
     let d = usize::from(decimals.min(9));
-    let scaled = v * POW10[d] as f64;
+    let scaled = v * POW10F[d];
     if !scaled.is_finite() || scaled.abs() >= FIXED_LIMIT {
         return full(out, v);
     }
@@ -38,32 +41,104 @@ pub fn fixed(out: &mut Vec<u8>, v: f64, decimals: u8) {
 /// [`fixed`] writes for it.
 pub fn quantum_at(out: &mut Vec<u8>, n: i64, decimals: u8) {
     let d = usize::from(decimals.min(9));
-    if n < 0 {
-        out.push(b'-');
-    }
     let m = n.unsigned_abs();
-    unsigned(out, m / POW10[d]);
-    fraction(out, m % POW10[d], d);
+    let unit = POW10[d];
+    decimal(out, n < 0, m / unit, m % unit, d);
 }
 
-/// `.` and the `digits` decimals of `frac`, trailing zeros dropped (one digit stays).
-fn fraction(out: &mut Vec<u8>, frac: u64, digits: usize) {
-    out.push(b'.');
+/// `-`, `int`, `.` and the `digits` decimals of `frac` (< 10^digits), trailing zeros
+/// dropped (one digit stays), written at once.
+fn decimal(out: &mut Vec<u8>, negative: bool, int: u64, frac: u64, digits: usize) {
+    let mut b = Backwards::new();
     if digits == 0 || frac == 0 {
-        out.push(b'0');
-        return;
+        b.byte(b'0');
+    } else {
+        // frac is not 0, so at least one digit stays
+        let (mut f, mut n) = (frac, digits);
+        while n >= 4 && f % 10_000 == 0 {
+            f /= 10_000;
+            n -= 4;
+        }
+        while f % 10 == 0 {
+            f /= 10;
+            n -= 1;
+        }
+        b.padded(f, n);
     }
-    let mut buf = [b'0'; 9];
-    let mut f = frac;
-    for slot in buf[..digits].iter_mut().rev() {
-        *slot = b'0' + (f % 10) as u8;
-        f /= 10;
+    b.byte(b'.');
+    b.digits(int);
+    if negative {
+        b.byte(b'-');
     }
-    let keep = buf[..digits]
-        .iter()
-        .rposition(|&c| c != b'0')
-        .map_or(1, |i| i + 1);
-    out.extend_from_slice(&buf[..keep]);
+    out.extend_from_slice(b.written());
+}
+
+/// `"00"`, `"01"`, ... `"99"`: two digits at a time.
+const PAIRS: [u8; 200] = {
+    let mut t = [0u8; 200];
+    let mut i = 0;
+    while i < 100 {
+        t[2 * i] = b'0' + (i / 10) as u8;
+        t[2 * i + 1] = b'0' + (i % 10) as u8;
+        i += 1;
+    }
+    t
+};
+
+/// A number written from its last character to its first into a stack buffer (room for
+/// a sign, 20 integer digits, a point and 9 decimals), then copied out in one go.
+struct Backwards {
+    buf: [u8; 40],
+    at: usize,
+}
+
+impl Backwards {
+    fn new() -> Self {
+        Self {
+            buf: [0; 40],
+            at: 40,
+        }
+    }
+
+    fn byte(&mut self, c: u8) {
+        self.at -= 1;
+        self.buf[self.at] = c;
+    }
+
+    fn pair(&mut self, v: u64) {
+        let p = (v % 100) as usize * 2;
+        self.at -= 2;
+        self.buf[self.at..self.at + 2].copy_from_slice(&PAIRS[p..p + 2]);
+    }
+
+    /// The digits of `v` (`0` for 0).
+    fn digits(&mut self, mut v: u64) {
+        while v >= 100 {
+            self.pair(v);
+            v /= 100;
+        }
+        if v >= 10 {
+            self.pair(v);
+        } else {
+            self.byte(b'0' + v as u8);
+        }
+    }
+
+    /// The last `n` digits of `v`, with leading zeros.
+    fn padded(&mut self, mut v: u64, mut n: usize) {
+        while n >= 2 {
+            self.pair(v);
+            v /= 100;
+            n -= 2;
+        }
+        if n == 1 {
+            self.byte(b'0' + (v % 10) as u8);
+        }
+    }
+
+    fn written(&self) -> &[u8] {
+        &self.buf[self.at..]
+    }
 }
 
 /// `v` in full (shortest round-trip form), `null` if it is not finite.
@@ -73,18 +148,10 @@ pub fn full(out: &mut Vec<u8>, v: f64) {
 }
 
 /// An unsigned integer.
-pub fn unsigned(out: &mut Vec<u8>, mut v: u64) {
-    let mut buf = [0u8; 20];
-    let mut i = buf.len();
-    loop {
-        i -= 1;
-        buf[i] = b'0' + (v % 10) as u8;
-        v /= 10;
-        if v == 0 {
-            break;
-        }
-    }
-    out.extend_from_slice(&buf[i..]);
+pub fn unsigned(out: &mut Vec<u8>, v: u64) {
+    let mut b = Backwards::new();
+    b.digits(v);
+    out.extend_from_slice(b.written());
 }
 
 /// A signed integer.
@@ -97,8 +164,7 @@ pub fn signed(out: &mut Vec<u8>, v: i64) {
 
 /// A time in seconds, exact to the nanosecond: `199.8`, `0.0`.
 pub fn duration(out: &mut Vec<u8>, t: Duration) {
-    unsigned(out, t.as_secs());
-    fraction(out, u64::from(t.subsec_nanos()), 9);
+    decimal(out, false, t.as_secs(), u64::from(t.subsec_nanos()), 9);
 }
 
 /// A JSON string, escaped.
@@ -155,14 +221,17 @@ pub fn decimals_of(unit: Option<&Unit>) -> Option<u8> {
 
 /// The quantum a float is logged at: equal quanta are equal in the log. `None` for
 /// values written in full or not finite.
+#[inline]
 pub fn quantum(v: f64, decimals: u8) -> Option<i64> {
-    let scaled = v * POW10[usize::from(decimals.min(9))] as f64;
-    (scaled.is_finite() && scaled.abs() < FIXED_LIMIT).then(|| round(scaled))
+    let scaled = v * POW10F[usize::from(decimals.min(9))];
+    // false for NaN and the infinities too
+    (scaled.abs() < FIXED_LIMIT).then(|| round(scaled))
 }
 
 /// `x.round() as i64` (halves away from zero) for `|x| < FIXED_LIMIT`, without the libm
 /// call `f64::round` is on x86-64 without SSE4.1: the cast truncates, and `x - trunc(x)` is
 /// exact.
+#[inline]
 fn round(x: f64) -> i64 {
     let t = x as i64;
     let frac = x - t as f64;
@@ -209,6 +278,43 @@ mod tests {
             let back: f64 = serde_json::from_str(&s).unwrap();
             assert!((back - v).abs() <= 5e-4 + 1e-12, "{v} -> {s}");
         }
+    }
+
+    /// What the writer wrote before it wrote two digits at a time.
+    fn reference(n: i64, d: usize) -> String {
+        let unit = 10i128.pow(d as u32);
+        let m = i128::from(n).abs();
+        let mut frac = format!("{:0d$}", m % unit, d = d);
+        while frac.len() > 1 && frac.ends_with('0') {
+            frac.pop();
+        }
+        if frac.is_empty() {
+            frac.push('0');
+        }
+        let sign = if n < 0 { "-" } else { "" };
+        format!("{sign}{}.{frac}", m / unit)
+    }
+
+    #[test]
+    fn numbers_are_written_digit_for_digit() {
+        let mut n: i64 = 1;
+        let mut samples = vec![0, 1, -1, 9, 10, 99, 100, 101, 999_999_999, 1_000_000_000];
+        for _ in 0..2_000 {
+            n = n.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
+            samples.push(n >> (n & 63).max(1));
+            samples.push((n >> 40) * 10_000);
+        }
+        samples.push(i64::MIN + 1);
+        samples.push(i64::MAX);
+        for &v in &samples {
+            for d in 0..=9u8 {
+                let got = text(|o| quantum_at(o, v, d));
+                assert_eq!(got, reference(v, usize::from(d)), "{v} at {d}");
+            }
+            let u = v.unsigned_abs();
+            assert_eq!(text(|o| unsigned(o, u)), u.to_string());
+        }
+        assert_eq!(text(|o| unsigned(o, u64::MAX)), u64::MAX.to_string());
     }
 
     #[test]

@@ -7,7 +7,7 @@
 use super::json;
 use serde::Serialize;
 use skipper_core::vocabulary::ground;
-use skipper_core::{Actuation, Pose3, SignalId, Signals};
+use skipper_core::{Actuation, AuvSetpoints, Pose3, SignalId, Signals};
 use std::time::Duration;
 
 /// Laser beams: the first at -90 degrees, one per degree (the simulated LMS-200).
@@ -52,7 +52,7 @@ pub struct RobotLog {
     /// the actuation last written, encoded without `robot` and `t` (`{}`: none yet)
     last_actuation: Vec<u8>,
     /// the last actuation seen without a one-shot request: its encoding is
-    /// `last_actuation`, so an equal one is not written (and need not be encoded)
+    /// `last_actuation`, so one logged alike is not written (and need not be encoded)
     last_request: Option<Actuation>,
     /// where it was when it last sensed (the pose at the start of the cycle: the end of
     /// the last one, or the start of the run)
@@ -158,7 +158,12 @@ impl RobotLog {
         tmp: &mut Vec<u8>,
     ) -> bool {
         let one_shot = !a.say.is_empty() || a.reset_odometry;
-        if !one_shot && self.last_request.as_ref() == Some(a) {
+        if !one_shot
+            && self
+                .last_request
+                .as_ref()
+                .is_some_and(|last| logged_alike(last, a))
+        {
             return false;
         }
         scratch.clear();
@@ -280,6 +285,70 @@ pub fn pose(out: &mut Vec<u8>, tag: &[u8], p: Pose3, next: Duration) {
     head(out, tag, next);
     timestamp(out, next);
     out.push(b'}');
+}
+
+/// Whether `a` and `b` are encoded alike in `/actuation`: equal, but for AUV setpoints
+/// that are equal at the log's resolution. (Every field is named, so that a new one
+/// cannot be forgotten here.)
+fn logged_alike(a: &Actuation, b: &Actuation) -> bool {
+    let Actuation {
+        drive,
+        limits,
+        motors_enabled,
+        reset_odometry,
+        gripper,
+        digital_out,
+        analog_select,
+        sonar_enabled,
+        bump_stall,
+        say,
+        auv,
+    } = a;
+    *drive == b.drive
+        && *limits == b.limits
+        && *motors_enabled == b.motors_enabled
+        && *reset_odometry == b.reset_odometry
+        && *gripper == b.gripper
+        && *digital_out == b.digital_out
+        && *analog_select == b.analog_select
+        && *sonar_enabled == b.sonar_enabled
+        && *bump_stall == b.bump_stall
+        && *say == b.say
+        && match (auv, &b.auv) {
+            (Some(x), Some(y)) => setpoints_alike(x, y),
+            (None, None) => true,
+            _ => false,
+        }
+}
+
+/// Whether two AUV setpoints are encoded alike (floats at [`SETPOINT_DECIMALS`]).
+fn setpoints_alike(a: &AuvSetpoints, b: &AuvSetpoints) -> bool {
+    let AuvSetpoints {
+        heading,
+        speed,
+        depth,
+        pitch,
+        depth_rate,
+        buoyancy,
+        sample,
+    } = a;
+    let same = |x: &Option<f64>, y: &Option<f64>| match (x, y) {
+        (Some(x), Some(y)) if x.to_bits() == y.to_bits() => true,
+        (Some(x), Some(y)) => match json::quantum(*x, SETPOINT_DECIMALS) {
+            Some(q) => json::quantum(*y, SETPOINT_DECIMALS) == Some(q),
+            // written in full (or null): alike only if the very same
+            None => x.to_bits() == y.to_bits(),
+        },
+        (None, None) => true,
+        _ => false,
+    };
+    same(heading, &b.heading)
+        && same(speed, &b.speed)
+        && same(depth, &b.depth)
+        && same(pitch, &b.pitch)
+        && same(depth_rate, &b.depth_rate)
+        && same(buoyancy, &b.buoyancy)
+        && *sample == b.sample
 }
 
 /// `{"orientation":{...},"position":{...}}` of `p`, placed at `x`, `y`.
