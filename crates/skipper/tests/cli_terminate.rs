@@ -5,7 +5,7 @@
 
 #![cfg(unix)]
 
-use std::io::{BufRead, BufReader, Read};
+use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpStream;
 use std::path::Path;
 use std::process::{Child, Command, Stdio};
@@ -121,6 +121,13 @@ fn sigterm_closes_the_p2os_sessions_of_sim_serve() {
     let line = first_line(&mut child);
     let addr = line.trim().rsplit(' ').next().unwrap().to_string();
     let mut client = TcpStream::connect(&addr).unwrap();
+    // SYNC0 answered: the server has accepted the session and read all the client sent
+    // (a connection still in the listen backlog, or unread bytes, would be reset at exit)
+    let sync0 = skipper_p2os::PacketBuf::bare(0);
+    client.write_all(sync0.as_bytes()).unwrap();
+    let mut echo = vec![0; sync0.as_bytes().len()];
+    client.read_exact(&mut echo).unwrap();
+    assert_eq!(echo, sync0.as_bytes());
     signal(&child, "TERM");
     let out = child.wait_with_output().unwrap();
     assert_eq!(
