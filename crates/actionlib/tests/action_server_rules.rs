@@ -283,3 +283,41 @@ fn a_server_that_goes_away_ends_every_unfinished_goal() {
     );
     assert_eq!(s.end_unfinished("again"), 0, "nothing is left to end");
 }
+
+#[test]
+fn the_transitions_of_a_goal_callback_go_out_as_one_status_list_after_it() {
+    use skipper_actionlib::msg::test_actions::{TestFeedback, TestResult};
+    let (s, _c, rec) = server();
+    // a quick goal: accepted, one feedback and succeeded inside the goal callback
+    s.register_goal_callback(|h| {
+        h.set_accepted("go").unwrap();
+        h.publish_feedback(TestFeedback { feedback: 7 }).unwrap();
+        h.set_succeeded(Some(TestResult { result: 42 }), "fine")
+            .unwrap();
+    });
+    s.start();
+    rec.take();
+    s.handle_goal(goal("a", t(90), 0));
+    assert_eq!(
+        rec.take(),
+        vec![
+            Out::Feedback("a".into(), S::Active, 7),
+            Out::Result("a".into(), S::Succeeded, "fine".into(), 42),
+            Out::Status(vec![("a".into(), S::Succeeded, "fine".into())]),
+        ]
+    );
+    // a callback that only accepts: one list, after it
+    s.register_goal_callback(|h| h.set_accepted("go").unwrap());
+    s.handle_goal(goal("b", t(91), 0));
+    assert_eq!(
+        rec.take(),
+        vec![Out::Status(vec![
+            ("a".into(), S::Succeeded, "fine".into()),
+            ("b".into(), S::Active, "go".into()),
+        ])]
+    );
+    // one that changes nothing publishes nothing
+    s.register_goal_callback(|_| {});
+    s.handle_goal(goal("c", t(92), 0));
+    assert_eq!(rec.take(), vec![]);
+}

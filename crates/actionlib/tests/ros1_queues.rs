@@ -131,4 +131,63 @@ fn queues_hold_queue_size_messages_and_the_heap_returns_after_a_burst() {
         "the heap back within 1 MiB of its level before the burst",
         || LIVE.load(Ordering::SeqCst) - idle < 1 << 20,
     );
+    // and the freed pages handed back to the system (malloc_trim) once, not kept
+    wait_for("the heap trimmed after the queues drained", || {
+        large_node.stats().trims.load(Ordering::SeqCst) > 0
+    });
+}
+
+/// A subscription with `queue_size` 2 whose handler is held up while 300 messages arrive:
+/// of those read together only the newest 2 are handled, the rest are dropped and
+/// counted, and the last one published is handled.
+#[test]
+fn a_subscriber_queue_keeps_the_newest_messages_of_those_that_arrived_together() {
+    use std::sync::{mpsc, Arc, Mutex};
+    let m = FakeMaster::start().unwrap();
+    let pub_node = node(&m, "/talker");
+    let sub_node = node(&m, "/listener");
+    let p = pub_node
+        .advertise_queued("/chatter", STRING.0, STRING.1, "string data\n", false, 1000)
+        .unwrap();
+    let got = Arc::new(Mutex::new(Vec::<u32>::new()));
+    let (entered_tx, entered) = mpsc::channel::<()>();
+    let (release, release_rx) = mpsc::channel::<()>();
+    let release_rx = Mutex::new(release_rx);
+    let g = got.clone();
+    let handler: skipper_actionlib::ros1::node::Handler = Arc::new(move |b: &[u8], _: &str| {
+        let n = u32::from_le_bytes(b[..4].try_into().unwrap());
+        g.lock().unwrap().push(n);
+        if n == 0 {
+            // the first message holds the reader up until the burst is on its socket
+            let _ = entered_tx.send(());
+            let _ = release_rx.lock().unwrap().recv();
+        }
+        Ok(())
+    });
+    let _sub = sub_node
+        .subscribe_queued(
+            "/chatter",
+            STRING.0,
+            STRING.1,
+            "string data\n",
+            handler,
+            Some(2),
+        )
+        .unwrap();
+    wait_for("the subscriber", || p.subscribers().len() == 1);
+    const N: u32 = 300;
+    p.publish(&0u32.to_le_bytes());
+    entered.recv_timeout(Duration::from_secs(30)).unwrap();
+    for n in 1..N {
+        p.publish(&n.to_le_bytes());
+    }
+    release.send(()).unwrap();
+    let dropped = || sub_node.stats().dropped_in.load(Ordering::SeqCst) as usize;
+    wait_for("every message handled or dropped", || {
+        got.lock().unwrap().len() + dropped() == N as usize
+    });
+    let got = got.lock().unwrap().clone();
+    assert!(dropped() > 0, "none dropped: {got:?}");
+    assert_eq!(got.last(), Some(&(N - 1)), "the newest is handled");
+    assert!(got.windows(2).all(|w| w[0] < w[1]), "in order: {got:?}");
 }

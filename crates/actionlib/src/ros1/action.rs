@@ -18,7 +18,7 @@ use crate::transport::{ClientSink, ServerSink};
 use std::marker::PhantomData;
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::thread::JoinHandle;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 /// A publisher of one compiled-in message type.
 pub struct TypedPublisher<M: Message> {
@@ -172,6 +172,18 @@ pub fn subscribe_as<V>(
     decode: impl Fn(&mut Reader<'_>) -> Result<V, DecodeError> + Send + Sync + 'static,
     f: impl Fn(V, &str) + Send + Sync + 'static,
 ) -> Result<Subscriber, RosError> {
+    subscribe_queued_as(node, topic, ty, None, decode, f)
+}
+
+/// [`subscribe_as`] with a subscriber `queue_size` ([`Node::subscribe_queued`]).
+pub fn subscribe_queued_as<V>(
+    node: &Node,
+    topic: &str,
+    ty: WireType<'_>,
+    queue_size: Option<usize>,
+    decode: impl Fn(&mut Reader<'_>) -> Result<V, DecodeError> + Send + Sync + 'static,
+    f: impl Fn(V, &str) + Send + Sync + 'static,
+) -> Result<Subscriber, RosError> {
     let name = ty.name.to_string();
     let handler: Handler = Arc::new(move |b: &[u8], from: &str| {
         let mut r = Reader::new(b);
@@ -181,7 +193,103 @@ pub fn subscribe_as<V>(
         f(m, from);
         Ok(())
     });
-    node.subscribe(topic, ty.name, ty.md5sum, ty.definition, handler)
+    node.subscribe_queued(
+        topic,
+        ty.name,
+        ty.md5sum,
+        ty.definition,
+        handler,
+        queue_size,
+    )
+}
+
+/// The queue sizes of an action's publishers and subscribers, read from the parameter
+/// server as ros/actionlib reads them (relative names, so in the node's namespace):
+/// `actionlib_{server,client}_pub_queue_size` (defaults 50 and 10, as rospy's),
+/// `actionlib_{server,client}_sub_queue_size` (default -1: unbounded); a negative value
+/// is the default.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ActionQueues {
+    /// messages waiting for each subscriber of the side's topics
+    pub publish: usize,
+    /// of the messages read together, how many are handled (`None`: all)
+    pub subscribe: Option<usize>,
+}
+
+impl ActionQueues {
+    /// A server's queue sizes.
+    pub fn server(node: &Node) -> Self {
+        Self::read(node, "server", 50)
+    }
+    /// A client's queue sizes.
+    pub fn client(node: &Node) -> Self {
+        Self::read(node, "client", 10)
+    }
+    fn read(node: &Node, side: &str, publish: usize) -> Self {
+        let int = |what: &str| {
+            let key = format!("actionlib_{side}_{what}_queue_size");
+            let key = node.resolve(&key).unwrap_or(key);
+            node.get_param(&key)
+                .and_then(|v| v.as_int())
+                .and_then(|v| usize::try_from(v).ok())
+        };
+        Self {
+            publish: int("pub").unwrap_or(publish).max(1),
+            subscribe: int("sub").map(|q| q.max(1)),
+        }
+    }
+}
+
+/// How a server's ROS 1 binding paces its replies, as rospy's server's timing has them
+/// (docs/actionlib.md, "Timing on the wire"): the Python SimpleActionClient stores a
+/// goal's handle only after publishing it, and reads feedback and results on threads of
+/// their own, so a reply that comes too soon is dropped by it.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct ReplyPacing {
+    /// from a goal's arrival to the first message sent after it (private parameter
+    /// `<ns>/goal_reply_delay`, s; default 200 µs)
+    pub goal_reply_delay: Duration,
+    /// from a feedback to a result sent right after it (`<ns>/feedback_result_gap`, s;
+    /// default 100 µs)
+    pub feedback_result_gap: Duration,
+}
+
+impl Default for ReplyPacing {
+    fn default() -> Self {
+        Self {
+            goal_reply_delay: Duration::from_micros(200),
+            feedback_result_gap: Duration::from_micros(100),
+        }
+    }
+}
+
+impl ReplyPacing {
+    /// The most either may be (a parameter above it is clamped, with a warning).
+    pub const MAX: Duration = Duration::from_millis(100);
+
+    /// Read `<ns>/goal_reply_delay` and `<ns>/feedback_result_gap` (defaults otherwise).
+    pub fn from_params(node: &Node, ns: &str) -> Self {
+        let resolved = node.resolve(ns).unwrap_or_else(|_| ns.to_string());
+        let d = Self::default();
+        let get = |key: &str, default: Duration| {
+            let what = format!("{resolved}/{key}");
+            node.get_param(&what)
+                .and_then(|v| v.as_f64())
+                .map_or(default, |v| peer_secs(&what, v, Duration::ZERO, Self::MAX))
+        };
+        Self {
+            goal_reply_delay: get("goal_reply_delay", d.goal_reply_delay),
+            feedback_result_gap: get("feedback_result_gap", d.feedback_result_gap),
+        }
+    }
+}
+
+/// Sleep until `t` (at once if it has passed).
+fn sleep_until(t: Instant) {
+    let now = Instant::now();
+    if t > now {
+        std::thread::sleep(t - now);
+    }
 }
 
 fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
@@ -207,13 +315,34 @@ struct ServerPubs<A: Action> {
     status: TypedPublisher<GoalStatusArray>,
     result: Publisher,
     feedback: Publisher,
+    pacing: ReplyPacing,
+    /// when the latest goal arrived, until the first message after it is sent
+    goal_in: Mutex<Option<Instant>>,
+    /// when the latest feedback was sent, until a result is
+    feedback_out: Mutex<Option<Instant>>,
+}
+
+impl<A: Action> ServerPubs<A> {
+    /// Wait out the goal reply delay if this is the first message since a goal came.
+    fn pace_reply(&self) {
+        let arrived = lock(&self.goal_in).take();
+        if let Some(t) = arrived {
+            sleep_until(t + self.pacing.goal_reply_delay);
+        }
+    }
 }
 
 impl<A: Action> ServerSink<A> for ServerPubs<A> {
     fn publish_status(&self, list: &StatusList<'_>) {
+        self.pace_reply();
         self.status.raw().publish_with(|w| list.encode(w));
     }
     fn publish_result(&self, msg: ActionResult<A::Result>) {
+        self.pace_reply();
+        let fed = lock(&self.feedback_out).take();
+        if let Some(t) = fed {
+            sleep_until(t + self.pacing.feedback_result_gap);
+        }
         self.result.publish_with(|w| {
             msg.header.put(w);
             msg.status.put(w);
@@ -221,11 +350,13 @@ impl<A: Action> ServerSink<A> for ServerPubs<A> {
         });
     }
     fn publish_feedback(&self, msg: ActionFeedback<A::Feedback>) {
+        self.pace_reply();
         self.feedback.publish_with(|w| {
             msg.header.put(w);
             msg.status.put(w);
             self.action.feedback_type().encode(&msg.feedback, w);
         });
+        *lock(&self.feedback_out) = Some(Instant::now());
     }
 }
 
@@ -296,31 +427,44 @@ impl ActionServerBinding {
         d: Dispatch,
     ) -> Result<Self, RosError> {
         // a remap of the action's name moves its five topics
+        let pacing = ReplyPacing::from_params(node, ns);
         let ns = &node.resolve(ns)?;
         let action = server.action().clone();
+        let q = ActionQueues::server(node);
         let pubs = Arc::new(ServerPubs::<A> {
-            status: TypedPublisher::advertise(node, &format!("{ns}/status"), true)?,
-            result: advertise_as(
+            status: TypedPublisher::advertise_queued(
+                node,
+                &format!("{ns}/status"),
+                true,
+                q.publish,
+            )?,
+            result: advertise_queued_as(
                 node,
                 &format!("{ns}/result"),
                 action.wire_type(Wire::Result),
                 false,
+                q.publish,
             )?,
-            feedback: advertise_as(
+            feedback: advertise_queued_as(
                 node,
                 &format!("{ns}/feedback"),
                 action.wire_type(Wire::Feedback),
                 false,
+                q.publish,
             )?,
             action: action.clone(),
+            pacing,
+            goal_in: Mutex::new(None),
+            feedback_out: Mutex::new(None),
         });
-        server.connect(pubs);
+        server.connect(pubs.clone());
         let s = server.clone();
         let a = action.clone();
-        let goal = subscribe_as(
+        let goal = subscribe_queued_as(
             node,
             &format!("{ns}/goal"),
             action.wire_type(Wire::Goal),
+            q.subscribe,
             move |r| {
                 Ok(ActionGoal {
                     header: Header::get(r)?,
@@ -331,16 +475,24 @@ impl ActionServerBinding {
             {
                 let d = d.clone();
                 move |m, _| {
+                    *lock(&pubs.goal_in) = Some(Instant::now());
                     let s = s.clone();
                     dispatch(&d, move || s.handle_goal(m))
                 }
             },
         )?;
         let s = server.clone();
-        let cancel = subscribe::<GoalId>(node, &format!("{ns}/cancel"), move |m, _| {
-            let s = s.clone();
-            dispatch(&d, move || s.handle_cancel(m))
-        })?;
+        let cancel = subscribe_queued_as(
+            node,
+            &format!("{ns}/cancel"),
+            WireType::of::<GoalId>(),
+            q.subscribe,
+            GoalId::decode_fields,
+            move |m, _| {
+                let s = s.clone();
+                dispatch(&d, move || s.handle_cancel(m))
+            },
+        )?;
         let stop = Arc::new((Mutex::new(false), Condvar::new()));
         let freq = server.config().status_frequency;
         let timer = if freq.is_finite() && freq > 0.0 {
@@ -462,23 +614,31 @@ impl ActionClientBinding {
     ) -> Result<Self, RosError> {
         let ns = &node.resolve(ns)?;
         let action = client.action().clone();
+        let q = ActionQueues::client(node);
         let pubs = Arc::new(ClientPubs::<A> {
-            goal: advertise_as(
+            goal: advertise_queued_as(
                 node,
                 &format!("{ns}/goal"),
                 action.wire_type(Wire::Goal),
                 false,
+                q.publish,
             )?,
             action: action.clone(),
-            cancel: TypedPublisher::advertise(node, &format!("{ns}/cancel"), false)?,
+            cancel: TypedPublisher::advertise_queued(
+                node,
+                &format!("{ns}/cancel"),
+                false,
+                q.publish,
+            )?,
             subs: Mutex::new(None),
         });
         client.connect(pubs.clone());
         let (c, a) = (client.clone(), action.clone());
-        let result = Arc::new(subscribe_as(
+        let result = Arc::new(subscribe_queued_as(
             node,
             &format!("{ns}/result"),
             action.wire_type(Wire::Result),
+            q.subscribe,
             move |r| {
                 Ok(ActionResult {
                     header: Header::get(r)?,
@@ -495,10 +655,11 @@ impl ActionClientBinding {
             },
         )?);
         let (c, a) = (client.clone(), action.clone());
-        let feedback = Arc::new(subscribe_as(
+        let feedback = Arc::new(subscribe_queued_as(
             node,
             &format!("{ns}/feedback"),
             action.wire_type(Wire::Feedback),
+            q.subscribe,
             move |r| {
                 Ok(ActionFeedback {
                     header: Header::get(r)?,
@@ -518,14 +679,20 @@ impl ActionClientBinding {
             *g = Some((result.clone(), feedback.clone()));
         }
         let c = client.clone();
-        let status =
-            subscribe::<GoalStatusArray>(node, &format!("{ns}/status"), move |m, from| {
+        let status = subscribe_queued_as(
+            node,
+            &format!("{ns}/status"),
+            WireType::of::<GoalStatusArray>(),
+            q.subscribe,
+            GoalStatusArray::decode_fields,
+            move |m, from| {
                 if d.is_none() {
                     return c.handle_status(from, &m);
                 }
                 let (c, from) = (c.clone(), from.to_string());
                 dispatch(&d, move || c.handle_status(&from, &m))
-            })?;
+            },
+        )?;
         Ok(Self {
             _status: status,
             _result: result,

@@ -76,6 +76,10 @@ struct State<A: Action> {
     feedback_seq: u32,
     /// the status list's header, updated for each publication
     status_header: Header,
+    /// goal callbacks running: their status publications wait until the last returns
+    deferring: u32,
+    /// a status publication was deferred
+    status_due: bool,
 }
 
 /// Hashes goal ids for [`Tracker::key`].
@@ -245,6 +249,8 @@ impl<A: Action> ActionServer<A> {
                     result_seq: 0,
                     feedback_seq: 0,
                     status_header: Header::default(),
+                    deferring: 0,
+                    status_due: false,
                 }),
                 clock,
                 config,
@@ -445,6 +451,10 @@ impl<A: Action> ActionServer<A> {
             handle
         };
         if let Some(cb) = get_cb(&sh.goal_cb) {
+            // the transitions the callback makes (accept, end, the goal it replaces) go
+            // out as one status list after it, not one list each (as a cancel does, A-6)
+            lock(&sh.state).deferring += 1;
+            let _deferred = DeferredStatus(sh);
             cb(handle);
         }
     }
@@ -512,6 +522,20 @@ impl<A: Action> ActionServer<A> {
     }
 }
 
+/// Ends a goal callback's deferral (also when the callback panics): the status list is
+/// published once if anything changed meanwhile.
+struct DeferredStatus<'a, A: Action>(&'a ServerShared<A>);
+
+impl<A: Action> Drop for DeferredStatus<'_, A> {
+    fn drop(&mut self) {
+        let mut st = lock(&self.0.state);
+        st.deferring = st.deferring.saturating_sub(1);
+        if st.deferring == 0 && st.status_due && st.started {
+            self.0.publish_status(&mut st);
+        }
+    }
+}
+
 impl<A: Action> ServerShared<A> {
     fn prune(&self, st: &mut State<A>) {
         let now = self.clock.now();
@@ -523,6 +547,11 @@ impl<A: Action> ServerShared<A> {
     }
 
     fn publish_status(&self, st: &mut State<A>) {
+        if st.deferring > 0 {
+            st.status_due = true;
+            return;
+        }
+        st.status_due = false;
         self.prune(st);
         let Some(sink) = st.sink.clone() else {
             return;

@@ -9,7 +9,9 @@ use crate::msg::actionlib_msgs::{
 };
 
 /// Where an action server's messages go (`<ns>/status`, `<ns>/result`, `<ns>/feedback`).
-/// Implementations must not block and must not call back into the server.
+/// Implementations must not block on peers and must not call back into the server (the
+/// ROS 1 binding paces its replies with sleeps of at most
+/// [`ReplyPacing::MAX`](crate::ros1::action::ReplyPacing::MAX)).
 pub trait ServerSink<A: Action>: Send + Sync {
     /// The status list (latched). The server keeps its entries serialised and updates
     /// them in place for the next publication, so it lends them.

@@ -20,7 +20,7 @@ mod slave;
 mod subscribe;
 pub mod watch;
 
-pub use publish::Publisher;
+pub use publish::{Publisher, TRIM_AFTER};
 pub use subscribe::Subscriber;
 
 use super::names::{Names, ParamValue, RosArgs};
@@ -154,6 +154,12 @@ pub struct NodeStats {
     pub bad_xmlrpc: AtomicU64,
     /// messages dropped because a subscriber's queue was full
     pub dropped: AtomicU64,
+    /// messages a subscription of this node dropped unhandled: the oldest of those that
+    /// arrived together beyond its `queue_size` ([`Node::subscribe_queued`])
+    pub dropped_in: AtomicU64,
+    /// times the heap was handed back to the system after queued frames drained
+    /// (glibc's `malloc_trim`, once at least [`TRIM_AFTER`] bytes had drained)
+    pub trims: AtomicU64,
     /// times this node registered everything again with a restarted master
     pub reregistrations: AtomicU64,
 }
@@ -183,6 +189,8 @@ struct Inner {
     /// took this name)
     on_shutdown: Mutex<Option<ShutdownCallback>>,
     next_conn: AtomicU64,
+    /// bytes of queued frames written or dropped since the heap was last trimmed
+    drained: AtomicUsize,
     stats: NodeStats,
     threads: Mutex<Vec<JoinHandle<()>>>,
 }
@@ -270,6 +278,7 @@ impl Node {
             shutdown_requested: AtomicBool::new(false),
             on_shutdown: Mutex::new(None),
             next_conn: AtomicU64::new(1),
+            drained: AtomicUsize::new(0),
             stats: NodeStats::default(),
             threads: Mutex::new(Vec::new()),
         });
@@ -445,6 +454,23 @@ impl Node {
         definition: &str,
         handler: Handler,
     ) -> Result<Subscriber, RosError> {
+        self.subscribe_queued(topic, ty, md5, definition, handler, None)
+    }
+
+    /// [`Node::subscribe`] with the subscriber's `queue_size` (rospy's argument; `None`:
+    /// unbounded): of the messages that arrived together (in one read of the
+    /// connection), only the newest `queue_size` are handled, the older ones are dropped
+    /// and counted (`NodeStats::dropped_in`). A shared subscription keeps the largest.
+    pub fn subscribe_queued(
+        &self,
+        topic: &str,
+        ty: &str,
+        md5: &str,
+        definition: &str,
+        handler: Handler,
+        queue_size: Option<usize>,
+    ) -> Result<Subscriber, RosError> {
+        let queue = queue_size.map_or(usize::MAX, |q| q.max(1));
         let topic = self.resolve(topic)?;
         let topic = topic.as_str();
         check_name(topic)?;
@@ -459,6 +485,7 @@ impl Node {
                     )));
                 }
                 t.add_handler(id, handler);
+                t.queue_size.fetch_max(queue, Ordering::SeqCst);
                 return Ok(Subscriber {
                     node: self.clone(),
                     topic: t.clone(),
@@ -473,6 +500,7 @@ impl Node {
             definition: definition.to_string(),
             handlers: RwLock::new(Arc::from(vec![(id, handler)])),
             conns: Mutex::new(HashMap::new()),
+            queue_size: AtomicUsize::new(queue),
         });
         lock(&self.inner.subs).insert(topic.to_string(), t.clone());
         let sub = Subscriber {
@@ -560,7 +588,7 @@ impl Inner {
             msg,
         };
         let v = xmlrpc::call(&self.master_uri, method, &params, RPC_TIMEOUT)
-            .map_err(|e| err(e.to_string()))?;
+            .map_err(|e| err(format!("{method}: {e}")))?;
         let a = v
             .as_array()
             .ok_or_else(|| err(format!("{method}: the reply is not [code, message, value]")))?;

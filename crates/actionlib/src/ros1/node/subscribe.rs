@@ -8,9 +8,10 @@ use super::{lock, Handler, Inner, Node, RPC_TIMEOUT};
 use crate::ros1::tcpros::{self, Header, TcprosError};
 use crate::ros1::xmlrpc::{self, Value};
 use std::collections::HashMap;
+use std::collections::VecDeque;
 use std::io::BufReader;
 use std::net::{Shutdown, TcpStream, ToSocketAddrs};
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, RwLock};
 
 pub(super) struct PubConn {
@@ -28,6 +29,9 @@ pub(super) struct SubTopic {
     /// every handle's handler (a snapshot: a reader clones the `Arc`, not the list)
     pub(super) handlers: RwLock<Arc<[(u64, Handler)]>>,
     pub(super) conns: Mutex<HashMap<String, PubConn>>,
+    /// of the messages read together, at most this many are handled (`usize::MAX`:
+    /// every one)
+    pub(super) queue_size: AtomicUsize,
 }
 
 impl SubTopic {
@@ -204,14 +208,20 @@ pub(super) fn read_publisher(
     *lock(callerid) = Some(who.clone());
     let _ = s.set_read_timeout(None);
     let mut r = BufReader::with_capacity(64 << 10, s);
-    let mut buf = Vec::new();
+    let mut inbox = Inbox::default();
     loop {
-        match tcpros::read_frame(&mut r, &mut buf) {
-            Ok(()) => {
-                for (_, handler) in sub.handlers().iter() {
-                    if let Err(e) = handler(&buf, &who) {
-                        inner.stats.bad_messages.fetch_add(1, Ordering::Relaxed);
-                        tracing::warn!("{}: skipped a message from {who}: {e}", sub.topic);
+        match inbox.read(&mut r, sub.queue_size.load(Ordering::Relaxed)) {
+            Ok(dropped) => {
+                if dropped > 0 {
+                    inner.stats.dropped_in.fetch_add(dropped, Ordering::Relaxed);
+                }
+                let handlers = sub.handlers();
+                for buf in inbox.frames() {
+                    for (_, handler) in handlers.iter() {
+                        if let Err(e) = handler(buf, &who) {
+                            inner.stats.bad_messages.fetch_add(1, Ordering::Relaxed);
+                            tracing::warn!("{}: skipped a message from {who}: {e}", sub.topic);
+                        }
                     }
                 }
             }
@@ -227,6 +237,64 @@ pub(super) fn read_publisher(
                 };
             }
         }
+    }
+}
+
+/// The messages of one read of a publisher's connection, at most `queue_size` of them
+/// (rospy's subscriber queue: of the messages that arrived together, the newest are
+/// handled). Frame buffers are reused.
+#[derive(Default)]
+pub(super) struct Inbox {
+    /// frame bodies; the first `len` are the current messages
+    bufs: VecDeque<Vec<u8>>,
+    len: usize,
+}
+
+impl Inbox {
+    /// Read one frame (waiting for it), then every further frame already whole in the
+    /// reader's buffer, keeping the newest `queue_size`: how many older ones it dropped.
+    pub(super) fn read(
+        &mut self,
+        r: &mut BufReader<impl std::io::Read>,
+        queue_size: usize,
+    ) -> Result<u64, TcprosError> {
+        self.len = 0;
+        let mut dropped = 0;
+        loop {
+            if self.len == queue_size.max(1) {
+                // the oldest goes: its buffer becomes the newest's
+                if let Some(b) = self.bufs.pop_front() {
+                    self.bufs.push_back(b);
+                }
+                self.len -= 1;
+                dropped += 1;
+            }
+            if self.bufs.len() == self.len {
+                self.bufs.push_back(Vec::new());
+            }
+            let buf = &mut self.bufs[self.len];
+            tcpros::read_frame(r, buf)?;
+            self.len += 1;
+            if queue_size == usize::MAX || !whole_frame_buffered(r.buffer()) {
+                return Ok(dropped);
+            }
+        }
+    }
+
+    /// The current messages, oldest first.
+    pub(super) fn frames(&self) -> impl Iterator<Item = &[u8]> {
+        self.bufs.iter().take(self.len).map(Vec::as_slice)
+    }
+}
+
+/// Whether `b` starts with a whole length-prefixed frame.
+fn whole_frame_buffered(b: &[u8]) -> bool {
+    match b.get(..4) {
+        Some(l) => {
+            let n = u32::from_le_bytes([l[0], l[1], l[2], l[3]]) as usize;
+            b.len() - 4 >= n
+        }
+        None => false,
     }
 }
 
