@@ -13,6 +13,7 @@
 #     run_mission goals to a mission run (goals.py), the AUV's depth and water with
 #     rospy (auv_sensors.py) and `rostopic echo` of the mission run's topics, and
 #     `skipper action send` with run_option, and a goto goal to the AUV of the mission run;
+#     the AUV's GPS fix and altitude with their types (auv_fix.py) and rostopic echo;
 #  5. roslaunch of scripts/ros/launch/fleet.launch (a namespace and a remap), rosbag
 #     record + rosbag info, `skipper action send` of tf2_msgs/LookupTransform (a type
 #     Skipper is not built with) to a rospy server;
@@ -232,12 +233,12 @@ pids+=($!)
 # the AUV's sensors while dive.lua dives and samples the water (rospy), and rostopic echo
 # of every topic the mission run publishes all the time (a GPS fix comes only at the
 # surface, and this mission does not ask for one; the altitude only within the
-# altimeter's range of the sea floor, far below this dive; the AUV has no fixed frames,
-# so nothing is latched on /tf_static)
+# altimeter's range of the sea floor, far below this dive: both are checked below, with
+# a run made for them; the AUV has no fixed frames, so /tf_static latches an empty list)
 auv_out="$($ROS_PY scripts/ros/auv_sensors.py 2>&1)" || fail "the AUV's sensors: $auv_out"
 ok "${auv_out#ok   }"
-echo_out="$($ROS_PY scripts/ros/echo_topics.py /skipper '.*/(feedback|result)|/rosout|/tethys/(gps/fix|altitude)|/tf_static' \
-  /clock /tf /tethys/pose /tethys/odom /tethys/depth /tethys/water /tethys/run_mission/status \
+echo_out="$($ROS_PY scripts/ros/echo_topics.py /skipper '.*/(feedback|result)|/rosout|/tethys/(gps/fix|altitude)' \
+  /clock /tf /tf_static /tethys/pose /tethys/odom /tethys/depth /tethys/water /tethys/run_mission/status \
   /tethys/goto/status 2>&1)" || fail "rostopic echo of the mission run's topics: $echo_out"
 ok "${echo_out#ok   }"
 $ROS_PY scripts/ros/goals.py mission "$tmp/missions" 2>"$tmp/goals_mission.err" || fail "run_mission with the Python client"
@@ -253,6 +254,29 @@ x, y = map(float, re.search(r"^result:\n  x: (\S+)\n  y: (\S+)", open(sys.argv[1
 sys.exit(0 if ((x - 60) ** 2 + (y - 40) ** 2) ** 0.5 <= 10 else 1)
 PY
 ok "skipper action send /tethys/goto x=60 y=40: feedback, SUCCEEDED within 10 m"
+kill -INT "${pids[-1]}" 2>/dev/null || true
+wait "${pids[-1]}" 2>/dev/null || true
+# the AUV's GPS fix and altitude with their types (auv_fix.py): a run at the surface in a
+# worksite whose altimeter reaches the floor (260 m below) from there, and a run_mission
+# goal, sent once the check's subscriber is connected, that asks for a fix; then rostopic
+# echo of its altitude
+mkdir -p "$tmp/fix"
+{ cat examples/missions/workSite.cfg; echo 'altimeterRange = 500 meter;'; } >"$tmp/fix/workSite.cfg"
+printf '%s\n' 'NAME = "Idle"' 'STACK = {' \
+  '    { COMMAND = Guidance.Wait, Guidance.Wait.DURATION:SET(Units.HOUR(2)) };' '}' >"$tmp/fix/idle.lua"
+printf '%s\n' 'NAME = "Fix"' 'STACK = {' \
+  '    { COMMAND = Guidance.ReadSensor,' \
+  '      Guidance.ReadSensor.URI:SET(UniversalURI.PLATFORM_LOCATION_FIX) };' \
+  '    { COMMAND = Guidance.Wait, Guidance.Wait.DURATION:SET(Units.HOUR(2)) };' '}' >"$tmp/fix/fix.lua"
+"$SKIPPER_BIN" run "$tmp/fix/idle.lua" --ros --no-log --speed 30 >"$tmp/run_fix.log" 2>&1 &
+pids+=($!)
+fix_out="$($ROS_PY scripts/ros/auv_fix.py "$tmp/fix" 2>&1)" || fail "the AUV's GPS fix and altitude: $fix_out"
+ok "${fix_out#ok   }"
+echo_out="$($ROS_PY scripts/ros/echo_topics.py /skipper '.*/(feedback|result)|/rosout|/tethys/(gps/fix|water)' \
+  /tethys/altitude /tethys/gps/fix /tethys/depth /tf_static 2>&1)" || fail "rostopic echo of the fix run's topics: $echo_out"
+ok "${echo_out#ok   }"
+kill -INT "${pids[-1]}" 2>/dev/null || true
+wait "${pids[-1]}" 2>/dev/null || true
 echo "== 5. roslaunch with a namespace and a remap, rosbag, an action type Skipper was not built with"
 # roslaunch starts the node from the package `skipper` (interfaces/ros1/skipper), in
 # the namespace /fleet, with robot1/goto remapped to robot1/drive

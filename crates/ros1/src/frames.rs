@@ -123,13 +123,16 @@ impl Shared {
         self.time
     }
 
-    /// Add fixed transforms: `/tf_static` is published again with all of them (latched,
-    /// so a listener that joins later gets every one).
+    /// Add fixed transforms, published by [`Shared::publish_static`].
     pub fn add_static(&mut self, t: Vec<TransformStamped>) {
-        if t.is_empty() {
-            return;
-        }
         self.statics.transforms.extend(t);
+    }
+
+    /// Publish `/tf_static` with every fixed transform added so far (latched, so a
+    /// listener that joins later gets them all). Published even with none (a run of AUVs
+    /// only, whose sensors are in `base_link`): a latched topic that never carries a
+    /// message leaves its listeners (`rostopic echo`, tf2's static buffer) waiting.
+    pub fn publish_static(&self) {
         self.tf_static.publish(&self.statics);
     }
 

@@ -214,6 +214,7 @@ impl RosLink {
                 sensors,
             });
         }
+        shared.publish_static();
         Ok(Box::new(RobotsOnRos {
             robots: bound,
             shared,

@@ -3,7 +3,8 @@
 //! `/tf` carries `robot1/odom` -> `robot1/base_link` equal to `/robot1/pose` at the same
 //! stamp, `/tf_static` the laser and the 16 sonar frames, and `scan`, `sonar`, `battery`
 //! are published in those frames, as are `bumpers` and `gripper`; an AUV publishes
-//! `depth`, `altitude` and (when its mission samples) `water`.
+//! `depth`, `altitude` and (when its mission samples) `water`, and an AUV-only run's
+//! `/tf_static` has its (empty) latched message.
 
 use skipper_actionlib::msg::common::PoseStamped;
 use skipper_actionlib::msg::sensor::{BatteryState, Clock, Float64, LaserScan, Range, TfMessage};
@@ -196,6 +197,7 @@ fn an_auv_publishes_depth_and_altitude() {
     let altitude = Heard::<Float64>::on(&node, "/tethys/altitude");
     let tf = Heard::<TfMessage>::on(&node, "/tf");
     let water = Heard::<WaterProperties>::on(&node, "/tethys/water");
+    let tf_static = Heard::<TfMessage>::on(&node, "/tf_static");
     // the mission samples the temperature (ReadSensor): a plausible sea temperature
     water.until("a sampled temperature", |w| {
         w.iter().any(|w| (-2.0..40.0).contains(&w.temperature))
@@ -209,4 +211,8 @@ fn an_auv_publishes_depth_and_altitude() {
         (x.header.frame_id.as_str(), x.child_frame_id.as_str()),
         ("world", "tethys/base_link")
     );
+    // /tf_static carries its latched message on an AUV-only run too: none of the AUV's
+    // sensors has a frame of its own, so it holds no transform
+    let statics = tf_static.until("/tf_static", |t| !t.is_empty());
+    assert!(statics[0].transforms.is_empty(), "{:?}", statics[0]);
 }

@@ -138,9 +138,14 @@ pub enum XmlRpcError {
     /// The HTTP exchange failed.
     #[error("HTTP: {0}")]
     Http(String),
-    /// The peer answered with a fault.
-    #[error("XML-RPC fault: {0}")]
-    Fault(String),
+    /// The peer answered with a fault (its `faultCode` and `faultString`).
+    #[error("the peer answered with XML-RPC fault {code}: {message}")]
+    Fault {
+        /// `faultCode` (0 when the fault has none)
+        code: i32,
+        /// `faultString` (empty when the fault has none)
+        message: String,
+    },
 }
 
 /// A method call's XML.
@@ -323,13 +328,28 @@ pub fn parse_response(xml: &str) -> Result<Value, XmlRpcError> {
         )));
     }
     if let Some(f) = root.children.iter().find(|c| c.name == "fault") {
-        return Err(XmlRpcError::Fault(format!(
-            "{:?}",
-            value(child(f, "value")?)?
-        )));
+        return Err(fault(&value(child(f, "value")?)?));
     }
     let params = child(&root, "params")?;
     value(child(child(params, "param")?, "value")?)
+}
+
+/// The error of a fault's value: its `faultCode` and `faultString` (a fault without
+/// them, or not a struct, is still a fault: code 0, its value as text).
+fn fault(v: &Value) -> XmlRpcError {
+    let member = |name: &str| match v {
+        Value::Struct(m) => m.iter().find(|(k, _)| k == name).map(|(_, v)| v),
+        _ => None,
+    };
+    let code = member("faultCode").and_then(Value::as_int).unwrap_or(0);
+    let message = match member("faultString") {
+        Some(s) => s.as_str().map(str::to_string).unwrap_or_default(),
+        None => match v {
+            Value::Str(s) => s.clone(),
+            _ => String::new(),
+        },
+    };
+    XmlRpcError::Fault { code, message }
 }
 
 /// Split `http://host:port/path` into (host, port).
@@ -480,10 +500,19 @@ mod tests {
         assert_eq!(p, params);
         let v = Value::Array(vec![1.into(), "ok".into(), Value::Array(vec![])]);
         assert_eq!(parse_response(&response_xml(&v)).unwrap(), v);
-        assert!(matches!(
-            parse_response(&fault_xml(1, "no")),
-            Err(XmlRpcError::Fault(_))
-        ));
+        let e = parse_response(&fault_xml(-1, "method \"getUri\" is not supported")).unwrap_err();
+        assert_eq!(
+            e,
+            XmlRpcError::Fault {
+                code: -1,
+                message: "method \"getUri\" is not supported".into()
+            }
+        );
+        // a sentence with the code and the string, not a debug dump of the struct
+        assert_eq!(
+            e.to_string(),
+            "the peer answered with XML-RPC fault -1: method \"getUri\" is not supported"
+        );
     }
 
     #[test]
