@@ -321,3 +321,31 @@ fn the_transitions_of_a_goal_callback_go_out_as_one_status_list_after_it() {
     s.handle_goal(goal("c", t(92), 0));
     assert_eq!(rec.take(), vec![]);
 }
+
+#[test]
+fn a_transition_on_another_thread_during_a_goal_callback_is_published_at_once() {
+    // a simple server accepts on its execute thread while the goal callback may still run:
+    // that accept is published then, not held for the callback (the reference server's
+    // TERMINATE_LOSE forgets the goal right after accepting it, and a client that never
+    // saw it ACTIVE could not tell it was lost)
+    let (s, _c, rec) = server();
+    let (seen_tx, seen_rx) = std::sync::mpsc::channel();
+    let rec2 = rec.clone();
+    s.register_goal_callback(move |h| {
+        let rec = rec2.clone();
+        let other = std::thread::spawn(move || {
+            h.set_accepted("go").unwrap();
+            rec.take()
+        });
+        // still inside the callback: what the other thread's accept published
+        seen_tx.send(other.join().unwrap()).unwrap();
+    });
+    s.start();
+    rec.take();
+    s.handle_goal(goal("a", t(90), 0));
+    assert_eq!(
+        seen_rx.recv().unwrap(),
+        vec![Out::Status(vec![("a".into(), S::Active, "go".into())])]
+    );
+    assert_eq!(rec.take(), vec![], "nothing more after the callback");
+}

@@ -76,8 +76,10 @@ struct State<A: Action> {
     feedback_seq: u32,
     /// the status list's header, updated for each publication
     status_header: Header,
-    /// goal callbacks running: their status publications wait until the last returns
-    deferring: u32,
+    /// the threads running a goal callback (once per callback): a status publication
+    /// made on one of them waits until its last callback returns; other threads (a
+    /// simple server's execute thread) publish at once
+    deferring: Vec<std::thread::ThreadId>,
     /// a status publication was deferred
     status_due: bool,
 }
@@ -249,7 +251,7 @@ impl<A: Action> ActionServer<A> {
                     result_seq: 0,
                     feedback_seq: 0,
                     status_header: Header::default(),
-                    deferring: 0,
+                    deferring: Vec::new(),
                     status_due: false,
                 }),
                 clock,
@@ -453,7 +455,7 @@ impl<A: Action> ActionServer<A> {
         if let Some(cb) = get_cb(&sh.goal_cb) {
             // the transitions the callback makes (accept, end, the goal it replaces) go
             // out as one status list after it, not one list each (as a cancel does, A-6)
-            lock(&sh.state).deferring += 1;
+            lock(&sh.state).deferring.push(std::thread::current().id());
             let _deferred = DeferredStatus(sh);
             cb(handle);
         }
@@ -529,8 +531,11 @@ struct DeferredStatus<'a, A: Action>(&'a ServerShared<A>);
 impl<A: Action> Drop for DeferredStatus<'_, A> {
     fn drop(&mut self) {
         let mut st = lock(&self.0.state);
-        st.deferring = st.deferring.saturating_sub(1);
-        if st.deferring == 0 && st.status_due && st.started {
+        let me = std::thread::current().id();
+        if let Some(i) = st.deferring.iter().rposition(|t| *t == me) {
+            st.deferring.swap_remove(i);
+        }
+        if !st.deferring.contains(&me) && st.status_due && st.started {
             self.0.publish_status(&mut st);
         }
     }
@@ -547,7 +552,7 @@ impl<A: Action> ServerShared<A> {
     }
 
     fn publish_status(&self, st: &mut State<A>) {
-        if st.deferring > 0 {
+        if st.deferring.contains(&std::thread::current().id()) {
             st.status_due = true;
             return;
         }
