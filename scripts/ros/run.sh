@@ -10,7 +10,8 @@
 #     and gripper (frames.py); move_base (with its feedback) and move_base_simple/goal
 #     (navigation.py);
 #  4. the Python SimpleActionClient sending run_option goals to an XABSL run and
-#     run_mission goals to a mission run (goals.py), the AUV's depth and water with
+#     run_mission goals to a mission run (goals.py), a second node named /skipper ending
+#     the XABSL run (exit 0, as rospy and roscpp nodes end), the AUV's depth and water with
 #     rospy (auv_sensors.py) and `rostopic echo` of the mission run's topics, and
 #     `skipper action send` with run_option, and a goto goal to the AUV of the mission run;
 #     the AUV's GPS fix and altitude with their types (auv_fix.py) and rostopic echo;
@@ -213,8 +214,23 @@ $ROS_PY scripts/ros/goals.py option 2>"$tmp/goals_option.err" || fail "run_optio
   --wait 60s --timeout 60s >"$tmp/send_option.log" 2>&1 || fail "skipper action send run_option"
 grep -qF 'SUCCEEDED: option `turn_to` reached a target state' "$tmp/send_option.log" || fail "run_option did not succeed"
 ok "skipper action send /robot1/run_option option=turn_to parameters='{...}': SUCCEEDED"
+# another node taking the name /skipper ends the run as it ends a rospy or roscpp node:
+# the master tells the old node to shut down; the run stops its robots and exits 0
+xabsl_run="${pids[-1]}"
+$ROS_PY - >"$tmp/name_clash.log" 2>&1 <<'PY' &
+import rospy
+rospy.init_node("skipper")
+rospy.spin()
+PY
+pids+=($!)
+for _ in $(seq 600); do kill -0 "$xabsl_run" 2>/dev/null || break; sleep 0.1; done
+kill -0 "$xabsl_run" 2>/dev/null && fail "skipper run went on after another node took the name /skipper"
+rc=0; wait "$xabsl_run" || rc=$?
+[ "$rc" = 0 ] || fail "skipper run ended with $rc after another node took its name"
+grep -q "^ROS: .*; ending the run" "$tmp/run_xabsl.log" || fail "the run did not say why it ended"
 kill -INT "${pids[-1]}" 2>/dev/null || true
 wait "${pids[-1]}" 2>/dev/null || true
+ok "a second node named /skipper: the run ended with exit 0 ($(grep -m1 '; ending the run' "$tmp/run_xabsl.log"))"
 mkdir -p "$tmp/missions"
 cp examples/missions/workSite.cfg "$tmp/missions/"
 printf '%s\n' 'NAME = "Short"' 'STACK = {' '    { ID = "Pause";' \
