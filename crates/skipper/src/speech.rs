@@ -5,8 +5,9 @@
 //! Speaking never holds up a cycle: [`Speaker::say`] hands the text to a speaker thread
 //! through a short queue and returns; the thread runs `espeak-ng` once per utterance,
 //! one after the other. When the queue is full (a robot talks faster than it can be
-//! spoken) the text is dropped and counted. An utterance that takes longer than
-//! [`MAX_UTTERANCE`] is cut.
+//! spoken, as in a simulated run far faster than real time) the text is dropped and
+//! counted, with one warning for the run and the count at its end (the run log keeps
+//! every `speech` event). An utterance that takes longer than [`MAX_UTTERANCE`] is cut.
 
 use skipper_core::runner::CycleView;
 use skipper_core::Observer;
@@ -41,6 +42,10 @@ pub struct Speaker {
     dropped: u64,
 }
 
+/// The warning for the first utterance a run drops (later ones only at debug level).
+const QUEUE_FULL: &str = "speech queue full: robots talk faster than it can be spoken; \
+     what does not fit is not spoken aloud (the run log keeps every speech event)";
+
 impl Speaker {
     /// A speaker using `espeak-ng` from the PATH.
     pub fn new() -> Self {
@@ -72,7 +77,11 @@ impl Speaker {
             Ok(()) => {}
             Err(TrySendError::Full(_)) | Err(TrySendError::Disconnected(_)) => {
                 self.dropped += 1;
-                tracing::warn!(robot, "speech queue full: not speaking `{text}`");
+                if self.dropped == 1 {
+                    tracing::warn!(robot, "{QUEUE_FULL}; first dropped: `{text}`");
+                } else {
+                    tracing::debug!(robot, "speech queue full: not speaking `{text}`");
+                }
             }
         }
     }
@@ -178,6 +187,13 @@ impl Observer for SpeechObserver {
 
     fn on_end(&mut self, _world: &dyn skipper_core::World, _report: &skipper_core::RunReport) {
         let s = self.speaker.finish();
+        if s.dropped > 0 {
+            tracing::warn!(
+                "speech: {} of {} utterances were not spoken aloud (the queue was full); all are in the run log",
+                s.dropped,
+                s.spoken + s.logged + s.dropped
+            );
+        }
         if s.spoken + s.logged + s.dropped > 0 {
             tracing::info!(
                 spoken = s.spoken,
@@ -269,5 +285,50 @@ mod tests {
         let st = s.finish();
         assert!(st.dropped >= 19, "{st:?}");
         assert_eq!(st.spoken + st.dropped, (QUEUE + 20) as u64, "{st:?}");
+    }
+
+    #[test]
+    fn a_full_queue_warns_once_not_once_per_utterance() {
+        use std::sync::{Arc, Mutex};
+        #[derive(Clone, Default)]
+        struct Captured(Arc<Mutex<Vec<u8>>>);
+        impl std::io::Write for Captured {
+            fn write(&mut self, b: &[u8]) -> std::io::Result<usize> {
+                self.0.lock().unwrap().extend_from_slice(b);
+                Ok(b.len())
+            }
+            fn flush(&mut self) -> std::io::Result<()> {
+                Ok(())
+            }
+        }
+        let dir = tempfile::tempdir().unwrap();
+        let gate = dir.path().join("go");
+        let p = fake(
+            dir.path(),
+            &format!("while [ ! -e {} ]; do sleep 0.01; done", gate.display()),
+        );
+        let out = Captured::default();
+        let w = out.clone();
+        let subscriber = tracing_subscriber::fmt()
+            .with_max_level(tracing::Level::INFO)
+            .with_ansi(false)
+            .with_writer(move || w.clone())
+            .finish();
+        let st = tracing::subscriber::with_default(subscriber, || {
+            let mut s = Speaker::with_program(p.as_os_str());
+            for k in 0..(QUEUE + 20) {
+                s.say("robot1", &format!("utterance {k}"));
+            }
+            std::fs::write(&gate, "").unwrap();
+            s.finish()
+        });
+        let text = String::from_utf8(out.0.lock().unwrap().clone()).unwrap();
+        assert!(st.dropped >= 19, "{st:?}");
+        assert_eq!(
+            text.matches("speech queue full").count(),
+            1,
+            "{} drops: {text}",
+            st.dropped
+        );
     }
 }
