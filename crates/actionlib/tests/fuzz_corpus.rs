@@ -7,54 +7,45 @@ fn found_by_fuzzer(name: &str) -> bool {
     name.len() == 40 && name.bytes().all(|b| b.is_ascii_hexdigit())
 }
 
+/// Replay the corpus in `dir` through `input` (which says whether the input is valid):
+/// every named seed must be valid and no truncation of it may panic; the inputs a
+/// campaign found are run once. The number of named seeds.
+fn replay(dir: &str, input: impl Fn(&[u8]) -> bool) -> usize {
+    let mut seeds = 0;
+    for e in std::fs::read_dir(dir).unwrap() {
+        let path = e.unwrap().path();
+        let bytes = std::fs::read(&path).unwrap();
+        let valid = input(&bytes);
+        let name = path.file_name().unwrap().to_string_lossy();
+        if found_by_fuzzer(&name) {
+            continue;
+        }
+        assert!(valid, "seed {name} is not a valid input");
+        for k in 0..bytes.len() {
+            let _ = input(&bytes[..k]);
+        }
+        seeds += 1;
+    }
+    seeds
+}
+
 #[test]
 fn corpus_replays() {
     let dir = concat!(
         env!("CARGO_MANIFEST_DIR"),
         "/../../fuzz/corpus/ros1_message"
     );
-    let mut seeds = 0;
-    for e in std::fs::read_dir(dir).unwrap() {
-        let path = e.unwrap().path();
-        let bytes = std::fs::read(&path).unwrap();
-        let decoded = skipper_actionlib::ros1::fuzz_input(&bytes);
-        let name = path.file_name().unwrap().to_string_lossy();
-        if found_by_fuzzer(&name) {
-            continue;
-        }
-        assert!(decoded, "seed {name} is a valid input");
-        // every truncation of a seed must fail cleanly, never panic
-        for k in 0..bytes.len() {
-            let _ = skipper_actionlib::ros1::fuzz_input(&bytes[..k]);
-        }
-        seeds += 1;
-    }
+    let seeds = replay(dir, skipper_actionlib::ros1::fuzz_input);
     assert!(seeds >= 8, "{seeds} seeds");
 }
 
-/// The corpus of `ros1_msg_definition` (definitions, and bodies of the types they
-/// define): every named seed is accepted and no truncation of it panics; the inputs a
-/// campaign found need only not panic.
+/// The corpus of `ros1_msg_definition`: definitions, and bodies of the types they define.
 #[test]
 fn definition_corpus_replays() {
     let dir = concat!(
         env!("CARGO_MANIFEST_DIR"),
         "/../../fuzz/corpus/ros1_msg_definition"
     );
-    let mut seeds = 0;
-    for e in std::fs::read_dir(dir).unwrap() {
-        let path = e.unwrap().path();
-        let bytes = std::fs::read(&path).unwrap();
-        let accepted = skipper_actionlib::msg::fuzz_definition(&bytes);
-        let name = path.file_name().unwrap().to_string_lossy();
-        if found_by_fuzzer(&name) {
-            continue;
-        }
-        assert!(accepted, "seed {name} is refused");
-        for k in 0..bytes.len() {
-            let _ = skipper_actionlib::msg::fuzz_definition(&bytes[..k]);
-        }
-        seeds += 1;
-    }
+    let seeds = replay(dir, skipper_actionlib::msg::fuzz_definition);
     assert!(seeds >= 5, "{seeds} seeds");
 }
