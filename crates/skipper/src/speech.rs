@@ -187,14 +187,16 @@ impl Observer for SpeechObserver {
 
     fn on_end(&mut self, _world: &dyn skipper_core::World, _report: &skipper_core::RunReport) {
         let s = self.speaker.finish();
+        let total = s.spoken + s.logged + s.dropped;
         if s.dropped > 0 {
             tracing::warn!(
-                "speech: {} of {} utterances were not spoken aloud (the queue was full); all are in the run log",
-                s.dropped,
-                s.spoken + s.logged + s.dropped
+                spoken = s.spoken,
+                logged = s.logged,
+                dropped = s.dropped,
+                "speech: {} of {total} utterances were not spoken aloud (the queue was full); all are in the run log",
+                s.dropped
             );
-        }
-        if s.spoken + s.logged + s.dropped > 0 {
+        } else if total > 0 {
             tracing::info!(
                 spoken = s.spoken,
                 logged = s.logged,
