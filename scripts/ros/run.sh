@@ -227,10 +227,10 @@ for _ in $(seq 600); do kill -0 "$xabsl_run" 2>/dev/null || break; sleep 0.1; do
 kill -0 "$xabsl_run" 2>/dev/null && fail "skipper run went on after another node took the name /skipper"
 rc=0; wait "$xabsl_run" || rc=$?
 [ "$rc" = 0 ] || fail "skipper run ended with $rc after another node took its name"
-grep -q "^ROS: .*; ending the run" "$tmp/run_xabsl.log" || fail "the run did not say why it ended"
+why="$(grep -m1 "^ROS: .*; ending the run" "$tmp/run_xabsl.log")" || fail "the run did not say why it ended"
 kill -INT "${pids[-1]}" 2>/dev/null || true
 wait "${pids[-1]}" 2>/dev/null || true
-ok "a second node named /skipper: the run ended with exit 0 ($(grep -m1 '; ending the run' "$tmp/run_xabsl.log"))"
+ok "a second node named /skipper: the run ended with exit 0 ($why)"
 mkdir -p "$tmp/missions"
 cp examples/missions/workSite.cfg "$tmp/missions/"
 printf '%s\n' 'NAME = "Short"' 'STACK = {' '    { ID = "Pause";' \
