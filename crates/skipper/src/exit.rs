@@ -83,7 +83,8 @@ impl From<skipper_sim::WorldErrors> for Failure {
     /// A world that does not parse shows its diagnostics; one that cannot be read says so.
     fn from(e: skipper_sim::WorldErrors) -> Self {
         match e.0.first() {
-            Some(skipper_sim::WorldError::Io { .. }) => Failure::bad_input(e.to_string()),
+            // one error, the file's: `error: ` is the failure's own prefix
+            Some(io @ skipper_sim::WorldError::Io { .. }) => Failure::bad_input(io.to_string()),
             _ => Failure::diagnostics(e.to_string()),
         }
     }

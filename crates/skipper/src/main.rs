@@ -13,17 +13,28 @@ use std::process::ExitCode;
     version,
     propagate_version = true,
     after_help = "Examples:
-  skipper run --until 2m                                   the wander demo, 2 simulated minutes
+  # the wander demo, 2 simulated minutes; in the office for 10
+  skipper run --until 2m
   skipper run --world examples/worlds/office.world --until 10m
+  # check a world, an XABSL agent, a mission
   skipper world check examples/worlds/office.world
   skipper xabsl check examples/xabsl/soccer/agents.xabsl
   skipper mission check examples/missions/test_mission.lua
-  skipper run examples/missions/test_mission.lua           fly the spec's mission on the simulated AUV
-  skipper sim serve --p2os 127.0.0.1:8101                  a MobileSim-like P2OS robot
-  skipper run --vehicle p2os://127.0.0.1:8101 --until 1m   drive a P2OS robot
-  skipper link serve --world examples/worlds/soar-tour.world   the SPS link for external agents
-  skipper run --ros --no-log                               a ROS 1 node with a goto action server per robot
-  skipper action send /robot1/goto x=2 y=1                 send it a goal; feedback is printed as it arrives
+  # fly the spec's mission on the simulated AUV
+  skipper run examples/missions/test_mission.lua
+  # a Soar agent on the simulated Pioneer
+  skipper run --soar examples/soar/waypoint-tour.soar --until 5m
+  # a MobileSim-like P2OS robot, and the wander demo driving it
+  skipper sim serve --p2os 127.0.0.1:8101
+  skipper run --vehicle p2os://127.0.0.1:8101 --until 1m
+  # the SPS link for external agents
+  skipper link serve --world examples/worlds/soar-tour.world
+  # a ROS 1 node with a goto action server per robot, and a goal for it
+  skipper run --ros --no-log
+  skipper action send /robot1/goto x=2 y=1
+  # the same on ROS 2
+  skipper run --ros2 --no-log
+  skipper action send --ros2 /robot1/goto x=2 y=1
 
 Run `skipper <command> --help` for each command's options and examples."
 )]
@@ -51,7 +62,8 @@ enum Command {
     Sim(commands::sim::SimArgs),
     /// Serve the SPS input-link/output-link to external agents (Soar through the bridge).
     Link(commands::link::LinkArgs),
-    /// Talk to actionlib servers over ROS 1 (send a goal, watch its feedback).
+    /// Talk to action servers over ROS 1 (actionlib) or ROS 2 (send a goal, watch its
+    /// feedback).
     Action(commands::action::ActionArgs),
     /// A language server for XABSL and mission scripts (an editor starts it; stdio).
     Lsp(commands::lsp::LspArgs),
@@ -99,6 +111,38 @@ fn main() -> ExitCode {
         Err(f) => {
             eprintln!("{}", f.text());
             ExitCode::from(f.code)
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Cli;
+    use clap::CommandFactory;
+
+    /// Every command's text after its options (examples, exit statuses), with the path
+    /// to it.
+    fn after_helps(cmd: &clap::Command, path: &str, out: &mut Vec<(String, String)>) {
+        if let Some(h) = cmd.get_after_help() {
+            out.push((path.to_string(), h.to_string()));
+        }
+        for sub in cmd.get_subcommands() {
+            after_helps(sub, &format!("{path} {}", sub.get_name()), out);
+        }
+    }
+
+    /// clap re-wraps a line of help that is wider than the terminal, which breaks an
+    /// example command or its comment in two; lines of at most 80 columns stay as written.
+    #[test]
+    fn every_help_text_fits_an_80_column_terminal() {
+        let mut texts = Vec::new();
+        after_helps(&Cli::command(), "skipper", &mut texts);
+        assert!(texts.len() > 15, "only {} texts found", texts.len());
+        for (path, text) in texts {
+            for line in text.lines() {
+                let width = line.chars().count();
+                assert!(width <= 80, "`{path} --help`: {width} columns: {line}");
+            }
         }
     }
 }

@@ -178,6 +178,29 @@ fn bad_flags_and_unknown_controllers_exit_2() {
     }
 }
 
+/// A file that cannot be read is one sentence naming it, with one `error:` (the world
+/// loader's error list put its own `error: ` before the command's).
+#[test]
+fn a_file_that_cannot_be_read_is_one_error_naming_it() {
+    let dir = tempfile::tempdir().unwrap();
+    for args in [
+        vec!["run", "--world", "missing.world", "--no-log"],
+        vec!["run", "--world", "missing.map", "--no-log"],
+        vec!["world", "check", "missing.world"],
+        vec!["run", "missing.lua", "--no-log"],
+        vec!["mission", "check", "missing.lua"],
+        vec!["report", "missing.mcap"],
+    ] {
+        let out = skipper(&args, dir.path());
+        let err = text(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+        assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
+        assert!(err.starts_with("error: "), "{args:?}: {err}");
+        assert_eq!(err.matches("error:").count(), 1, "{args:?}: {err}");
+        assert!(err.contains("missing."), "{args:?}: {err}");
+    }
+}
+
 #[test]
 fn a_map_file_runs_directly() {
     let dir = tempfile::tempdir().unwrap();

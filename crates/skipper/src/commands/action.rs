@@ -32,25 +32,37 @@ pub enum ActionCommand {
     /// Send a goal to an action server and wait for its result, printing feedback as it
     /// arrives.
     #[command(after_help = "Examples:
-  skipper action send /robot1/goto x=2 y=1                 drive robot1 of `skipper run --ros` to (2, 1)
+  # drive robot1 of `skipper run --ros` to (2, 1); with a tolerance, a timeout
+  skipper action send /robot1/goto x=2 y=1
   skipper action send /robot1/goto x=2 y=1 tolerance=0.3 --timeout 60s
+  # the same goal to robot1 of `skipper run --ros2`
+  skipper action send --ros2 /robot1/goto x=2 y=1
+  # a server of someone else's, on a given master
   skipper action send /fibonacci order=5 --master http://127.0.0.1:11311
-  skipper action send /robot1/move_base '{target_pose: {header: {frame_id: robot1/odom}, pose: {position: {x: 1}, orientation: {w: 1}}}}'
-  skipper action send /robot1/move_base target_pose.pose.position.x=1 target_pose.pose.orientation.w=1
-  skipper action send /robot1/run_option option=turn_and_release parameters='{\"angle\": 90}'
-  skipper action send /tethys/run_mission mission=examples/missions/circle_profile.lua
+  # a nested goal as YAML, or field by field
+  skipper action send /robot1/move_base '{target_pose: {
+      header: {frame_id: robot1/odom},
+      pose: {position: {x: 1}, orientation: {w: 1}}}}'
+  skipper action send /robot1/move_base target_pose.pose.position.x=1 \\
+      target_pose.pose.orientation.w=1
+  # an XABSL option with parameters; a mission on the AUV
+  skipper action send /robot1/run_option option=turn_and_release \\
+      parameters='{\"angle\": 90}'
+  skipper action send /tethys/run_mission \\
+      mission=examples/missions/circle_profile.lua
 
-Any action type: it is read from the master (the type of SERVER/goal) and its definition
-is found compiled in (skipper_msgs/*, actionlib/Test, ...) or on the package path
-(ROS_PACKAGE_PATH, then /opt/ros/*/share and /usr/share/<package>, where Debian's
-ros-*-msgs packages put theirs). A FIELD may be a path into nested messages (a.b.c); a
-string field takes the text as it is, any other field a YAML value (`[1, 2]`, `{x: 1}`).
-An argument that is not FIELD=VALUE is a YAML mapping of fields, as `rostopic pub` takes.
-Feedback and result are printed as `rostopic echo` prints messages.
+Any action type: it is read from the master (the type of SERVER/goal) and its
+definition is found compiled in (skipper_msgs/*, actionlib/Test, ...) or on the
+package path (ROS_PACKAGE_PATH, then /opt/ros/*/share and /usr/share/<package>,
+where Debian's ros-*-msgs packages put theirs). A FIELD may be a path into
+nested messages (a.b.c); a string field takes the text as it is, any other field
+a YAML value (`[1, 2]`, `{x: 1}`). An argument that is not FIELD=VALUE is a YAML
+mapping of fields, as `rostopic pub` takes. Feedback and result are printed as
+`rostopic echo` prints messages.
 
-Exit status: 0 when the goal SUCCEEDED, 1 when it ended otherwise (ABORTED, PREEMPTED,
-REJECTED, RECALLED, LOST), timed out or no server answered, 2 for bad input, 130 when
-interrupted by Ctrl-C (the goal is cancelled first).")]
+Exit status: 0 when the goal SUCCEEDED, 1 when it ended otherwise (ABORTED,
+PREEMPTED, REJECTED, RECALLED, LOST), timed out or no server answered, 2 for bad
+input, 130 when interrupted by Ctrl-C (the goal is cancelled first).")]
     Send(SendArgs),
 }
 

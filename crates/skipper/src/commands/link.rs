@@ -33,23 +33,26 @@ pub enum LinkCommand {
     /// robot each, in one world.
     #[command(after_help = "Examples:
   skipper link serve --world examples/worlds/soar-tour.world
-      then, in another shell:
+  # then, in another shell:
   skipper-soar-bridge examples/soar/waypoint-tour.soar --connect 127.0.0.1:12100
-  skipper link serve --world examples/worlds/soar-patrol.world --agents 2 --until 5m --log patrol.mcap
-      two agents (robot1, robot2); the clock starts when both are connected
+  # two agents (robot1, robot2); the clock starts when both are connected
+  skipper link serve --world examples/worlds/soar-patrol.world --agents 2 \\
+      --until 5m --log patrol.mcap
+  # paced by the wall clock, on a free port (printed at start)
   skipper link serve --realtime --listen 127.0.0.1:0
-      paced by the wall clock, on a free port (printed at start)
 
 The protocol (JSON lines, one object per line; docs/soar.md): the agent says
-{\"type\":\"hello\",\"robot\":\"robot1\"} (robot optional), gets {\"type\":\"welcome\",...} and
-its whole input-link as a first {\"type\":\"input\",...}, then sends one
-{\"type\":\"step\",...} per decision cycle and gets one input per step.
+{\"type\":\"hello\",\"robot\":\"robot1\"} (robot optional), gets
+{\"type\":\"welcome\",...} and its whole input-link as a first
+{\"type\":\"input\",...}, then sends one {\"type\":\"step\",...} per decision
+cycle and gets one input per step.
 
-By default time is simulated and lock-step: each cycle waits for every connected agent's
-step (up to --silence), and the clock holds while no agent is connected. An agent that
-disconnects, halts, goes silent or sends garbage has its robot stopped; garbage also
-gets an error line and the connection is closed. The run ends when every agent that
-connected has halted (exit status 0), at --until, or on Ctrl-C (130).")]
+By default time is simulated and lock-step: each cycle waits for every connected
+agent's step (up to --silence), and the clock holds while no agent is connected.
+An agent that disconnects, halts, goes silent or sends garbage has its robot
+stopped; garbage also gets an error line and the connection is closed. The run
+ends when every agent that connected has halted (exit status 0), at --until, or
+on Ctrl-C (130).")]
     Serve(ServeArgs),
 }
 

@@ -11,17 +11,22 @@ use std::time::Duration;
 /// Run a ROS 1 node script written for torch-ros (`require 'ros'`).
 #[derive(Debug, Args)]
 #[command(after_help = "Examples:
-  skipper lua examples/lua/04_goto_server.lua           an action server that drives robot1 of `skipper run --ros`
-  skipper lua --ros http://127.0.0.1:11311/ talker.lua  the master given, not from ROS_MASTER_URI
-  skipper lua node.lua chatter:=/news __name:=talker2   ROS arguments, as roscpp reads them
-  skipper lua --instructions 100000000 untrusted.lua    end the script after 10^8 Lua instructions
+  # an action server that drives robot1 of `skipper run --ros`
+  skipper lua examples/lua/04_goto_server.lua
+  # the master given, not from ROS_MASTER_URI
+  skipper lua --ros http://127.0.0.1:11311/ talker.lua
+  # ROS arguments, as roscpp reads them
+  skipper lua node.lua chatter:=/news __name:=talker2
+  # end the script after 10^8 Lua instructions
+  skipper lua --instructions 100000000 untrusted.lua
 
-Exit status: what the script returns or passes to os.exit (0 when it just ends), 1 when it
-raises an error (printed with its Lua traceback) or runs over --memory or --instructions
-(printed with the line it was on), 2 when it does not load, 128 + the signal
-when Ctrl-C or SIGTERM stopped it. After a stop request ros.ok() is false and every wait
-ends; a script still running after --grace seconds is interrupted. Either way the goals its
-action servers had not finished are ended (aborted) before the node leaves the master.")]
+Exit status: what the script returns or passes to os.exit (0 when it just ends),
+1 when it raises an error (printed with its Lua traceback) or runs over --memory
+or --instructions (printed with the line it was on), 2 when it does not load,
+128 + the signal when Ctrl-C or SIGTERM stopped it. After a stop request
+ros.ok() is false and every wait ends; a script still running after --grace
+seconds is interrupted. Either way the goals its action servers had not finished
+are ended (aborted) before the node leaves the master.")]
 pub struct LuaArgs {
     /// The ROS master (default: ROS_MASTER_URI, else http://127.0.0.1:11311/).
     #[arg(long, value_name = "URI")]

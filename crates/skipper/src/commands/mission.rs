@@ -21,12 +21,13 @@ pub enum MissionCommand {
   skipper mission check examples/missions/test_mission.lua
   skipper mission check my_mission.lua && skipper run my_mission.lua
 
-The workSite.cfg beside the mission (if any) is read as the mission's `workSite` table,
-the Control.cfg beside it (if any) as the vehicle configuration `Control` (default speeds
-`DefaultSpeed.<Behavior>`, `MissionTimeout`). Warnings include items that can never move
-the vehicle (a speed of 0 wherever it comes from).
-Exit status: 0 when the mission loads (warnings are printed), 2 when it does not (every
-error is listed with file:line:col).")]
+The workSite.cfg beside the mission (if any) is read as the mission's `workSite`
+table, the Control.cfg beside it (if any) as the vehicle configuration `Control`
+(default speeds `DefaultSpeed.<Behavior>`, `MissionTimeout`). Warnings include
+items that can never move the vehicle (a speed of 0 wherever it comes from).
+
+Exit status: 0 when the mission loads (warnings are printed), 2 when it does not
+(every error is listed with file:line:col).")]
     Check {
         /// The mission script (*.lua).
         file: PathBuf,

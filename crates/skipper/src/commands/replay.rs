@@ -10,16 +10,18 @@ use std::sync::Arc;
 /// Options of `skipper replay`.
 #[derive(Debug, Args)]
 #[command(after_help = "Examples:
-  skipper replay runs/wander-20261130T033607Z.mcap --serve              then open http://127.0.0.1:8088/
+  # then open http://127.0.0.1:8088/
+  skipper replay runs/wander-20261130T033607Z.mcap --serve
   skipper replay office.mcap --serve 127.0.0.1:9000
-  skipper replay office.mcap --serve 0.0.0.0:8088 --allow-remote        prints a token the browser must present
+  # from other machines: prints a token the browser must present
+  skipper replay office.mcap --serve 0.0.0.0:8088 --allow-remote
 
-The page shows the world, the robots with their trails and sensor rays, each robot's
-controller state and the events, at the time of the slider (Play runs it at the speed
-chosen). Ctrl-C stops serving.
+The page shows the world, the robots with their trails and sensor rays, each
+robot's controller state and the events, at the time of the slider (Play runs it
+at the speed chosen). Ctrl-C stops serving.
 
-Exit status: 0 when stopped with Ctrl-C, 2 when the log cannot be read or the address
-cannot be used.")]
+Exit status: 0 when stopped with Ctrl-C, 2 when the log cannot be read or the
+address cannot be used.")]
 pub struct ReplayArgs {
     /// The run log (MCAP) to replay.
     pub log: PathBuf,

@@ -7,16 +7,17 @@ use std::path::{Path, PathBuf};
 /// Options of `skipper report`.
 #[derive(Debug, Args)]
 #[command(after_help = "Examples:
-  skipper report runs/wander-20261130T033607Z.mcap        writes runs/wander-20261130T033607Z.html
+  # writes runs/wander-20261130T033607Z.html
+  skipper report runs/wander-20261130T033607Z.mcap
   skipper report office.mcap -o office-report.html
 
-The report has the track on the world map (walls, goals and waypoints with their capture
-circles), speed and heading over time, the depth and altitude profile of AUVs, a timeline
-of the behaviors' states and events, and summary tables. It is one HTML file with inline
-SVG: open it in any browser.
+The report has the track on the world map (walls, goals and waypoints with their
+capture circles), speed and heading over time, the depth and altitude profile of
+AUVs, a timeline of the behaviors' states and events, and summary tables. It is
+one HTML file with inline SVG: open it in any browser.
 
-Exit status: 0 when the report was written, 1 when it could not be written, 2 when the
-log cannot be read.")]
+Exit status: 0 when the report was written, 1 when it could not be written, 2
+when the log cannot be read.")]
 pub struct ReportArgs {
     /// The run log (MCAP) to report on.
     pub log: PathBuf,

@@ -22,32 +22,48 @@ use std::time::Duration;
 /// Options of `skipper run`.
 #[derive(Debug, Args)]
 #[command(after_help = "Examples:
-  skipper run --until 2m                                  wander in the empty room for 2 simulated minutes
-  skipper run --world examples/worlds/office.world --until 10m --summary-json out.json
-  skipper run --world examples/worlds/office.world --robots 50 --until 1m --seed 3
-  skipper run --world lab.map --realtime                  watch it at real-time pace (Ctrl-C ends it)
+  # wander in the empty room for 2 simulated minutes
+  skipper run --until 2m
+  # the office, a summary as JSON; fifty robots with a seed
+  skipper run --world examples/worlds/office.world --until 10m \\
+      --summary-json out.json
+  skipper run --world examples/worlds/office.world --robots 50 --until 1m \\
+      --seed 3
+  # watch it at real-time pace (Ctrl-C ends it)
+  skipper run --world lab.map --realtime
+  # Soar agents; on the SPS robot's limits; two agents, one robot each
   skipper run --soar examples/soar/waypoint-tour.soar --until 5m
-  skipper run --soar examples/soar/waypoint-tour.soar --model splinter   on the SPS robot's limits
-  skipper run --soar examples/soar/dispatcher.soar --soar examples/soar/patrol.soar
-  skipper run --world examples/worlds/office.world --serve 127.0.0.1:8088   watch and steer it in a browser
-  skipper run examples/xabsl/soccer/agents.xabsl --world examples/worlds/soccer.world
-                                                          an XABSL agent pushes the ball into the goal
+  skipper run --soar examples/soar/waypoint-tour.soar --model splinter
+  skipper run --soar examples/soar/dispatcher.soar \\
+      --soar examples/soar/patrol.soar
+  # watch and steer it in a browser
+  skipper run --world examples/worlds/office.world --serve 127.0.0.1:8088
+  # an XABSL agent pushes the ball into the goal
+  skipper run examples/xabsl/soccer/agents.xabsl \\
+      --world examples/worlds/soccer.world
+  # fly the spec's mission on the simulated AUV
   skipper run examples/missions/test_mission.lua --summary-json out.json
-                                                          fly the spec's mission on the simulated AUV
-  skipper run --ros --no-log                              a ROS 1 node: send goals with `skipper action send /robot1/goto x=2 y=1`
-  skipper run examples/xabsl/soccer/agents.xabsl --world examples/worlds/soccer.world --ros
-                                                          ... and `skipper action send /robot1/run_option option=play`
-  skipper run examples/missions/test_mission.lua --ros    ... and `skipper action send /tethys/run_mission mission=m.lua`
-                                                          or `skipper action send /tethys/goto x=-200 y=100`
-  skipper run --ros --ros-host 0.0.0.0                    reachable from other machines (set ROS_IP; prints a warning)
+  # a ROS 1 node; send it goals with `skipper action send /robot1/goto x=2 y=1`
+  skipper run --ros --no-log
+  # ... and `skipper action send /robot1/run_option option=play`
+  skipper run examples/xabsl/soccer/agents.xabsl \\
+      --world examples/worlds/soccer.world --ros
+  # ... and `skipper action send /tethys/run_mission mission=m.lua`
+  # or `skipper action send /tethys/goto x=-200 y=100`
+  skipper run examples/missions/test_mission.lua --ros
+  # reachable from other machines (set ROS_IP; prints a warning)
+  skipper run --ros --ros-host 0.0.0.0
+  # a ROS 2 node; `skipper action send --ros2 /robot1/goto x=2 y=1`
+  skipper run --ros2 --no-log
 
-A mission without a WITHIN on its STACK is bounded by the default mission timeout (24 h,
-or MissionTimeout in the Control.cfg beside it, or --mission-timeout): it then ends with
-the outcome `timeout`.
+A mission without a WITHIN on its STACK is bounded by the default mission
+timeout (24 h, or MissionTimeout in the Control.cfg beside it, or
+--mission-timeout): it then ends with the outcome `timeout`.
 
-Exit status: 0 when the run ended as planned (controller finished or time limit), 1 when
-the controller failed or aborted, 2 for bad input, 3 when a mission did not complete
-within its default mission timeout, 130 when interrupted by Ctrl-C.")]
+Exit status: 0 when the run ended as planned (controller finished or time
+limit), 1 when the controller failed or aborted, 2 for bad input, 3 when a
+mission did not complete within its default mission timeout, 130 when
+interrupted by Ctrl-C.")]
 pub struct RunArgs {
     /// What drives the robots: a mission (*.lua), an XABSL agent (*.xabsl), or nothing for
     /// the built-in wander-and-avoid demo.

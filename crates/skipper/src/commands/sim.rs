@@ -26,17 +26,20 @@ pub enum SimCommand {
     /// Serve the simulated robots over P2OS, as MobileSim does: one TCP port per robot.
     #[command(after_help = "Examples:
   skipper sim serve --p2os 127.0.0.1:8101
-  skipper sim serve --p2os 127.0.0.1:8101 --world examples/worlds/office.world --robots 3
-      robot1 on 8101, robot2 on 8102, robot3 on 8103
-  skipper run --vehicle p2os://127.0.0.1:8101 --until 1m      drive it with the wander demo
-  ARIA:  ./simpleMotionCommands -rh 127.0.0.1 -rrtp 8101
-         ./wander -rh 127.0.0.1 -rrtp 8102           (robot2, with its simulated laser)
+  # robot1 on 8101, robot2 on 8102, robot3 on 8103
+  skipper sim serve --p2os 127.0.0.1:8101 --world examples/worlds/office.world \\
+      --robots 3
+  # drive it with the wander demo
+  skipper run --vehicle p2os://127.0.0.1:8101 --until 1m
+  # or with ARIA's examples (robot2, with its simulated laser)
+  ./simpleMotionCommands -rh 127.0.0.1 -rrtp 8101
+  ./wander -rh 127.0.0.1 -rrtp 8102
 
-Robots report subtype p3dx (as MobileSim's P3-DX model does; ARIA then loads p3dx.p) unless
---subtype says otherwise, and serial number SIM, so that ARIA knows it talks to a simulator
-and asks for the simulated laser (scans ray-cast from the world at the angles and
-resolution ARIA asks for). Ctrl-C stops the server; a client's SIM_EXIT ends it with the
-client's code.")]
+Robots report subtype p3dx (as MobileSim's P3-DX model does; ARIA then loads
+p3dx.p) unless --subtype says otherwise, and serial number SIM, so that ARIA
+knows it talks to a simulator and asks for the simulated laser (scans ray-cast
+from the world at the angles and resolution ARIA asks for). Ctrl-C stops the
+server; a client's SIM_EXIT ends it with the client's code.")]
     Serve(ServeArgs),
 }
 

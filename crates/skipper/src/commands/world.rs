@@ -20,8 +20,8 @@ pub enum WorldCommand {
   skipper world check examples/worlds/office.world
   skipper world check lab.map
 
-Exit status: 0 when the world loads, 2 when it does not (every error is listed with
-file:line:col).")]
+Exit status: 0 when the world loads, 2 when it does not (every error is listed
+with file:line:col).")]
     Check {
         /// The world file or map.
         file: PathBuf,

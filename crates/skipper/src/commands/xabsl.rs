@@ -23,14 +23,14 @@ pub enum XabslCommand {
     /// Check an agents file and everything it includes; list every error and warning.
     #[command(after_help = "Examples:
   skipper xabsl check examples/xabsl/soccer/agents.xabsl
-  skipper xabsl check agents.xabsl --quiet        errors only, no warnings
+  skipper xabsl check agents.xabsl --quiet        # errors only, no warnings
 
-The binding file beside the agents (agents.xabsl -> agents.binding), if there is one, is
-checked too: every signal it reads, and every input symbol it leaves unbound, must be a
-signal of the ground robot (docs/pioneer.md lists them).
+The binding file beside the agents (agents.xabsl -> agents.binding), if there is
+one, is checked too: every signal it reads, and every input symbol it leaves
+unbound, must be a signal of the ground robot (docs/pioneer.md lists them).
 
-Exit status: 0 when the agents check (warnings allowed), 2 when there are errors (every
-one is listed with file:line:col, the line and a caret).")]
+Exit status: 0 when the agents check (warnings allowed), 2 when there are errors
+(every one is listed with file:line:col, the line and a caret).")]
     Check {
         /// The agents file (it includes the options and namespaces).
         file: PathBuf,
@@ -69,9 +69,11 @@ Exit status: 0 when written, 2 when the agents do not check.")]
     /// Write Graphviz: the option graph of the agents, or one option's state machine.
     #[command(after_help = "Examples:
   skipper xabsl dot examples/xabsl/soccer/agents.xabsl | dot -Tsvg > options.svg
-  skipper xabsl dot agents.xabsl --option turn_and_release -o turn_and_release.dot
+  skipper xabsl dot agents.xabsl --option turn_and_release \\
+      -o turn_and_release.dot
 
-Exit status: 0 when written, 2 when the agents do not check or there is no such option.")]
+Exit status: 0 when written, 2 when the agents do not check or there is no such
+option.")]
     Dot {
         /// The agents file.
         file: PathBuf,
@@ -85,18 +87,21 @@ Exit status: 0 when written, 2 when the agents do not check or there is no such 
     /// Run an agent offline: one JSON line of inputs per cycle in, one JSON line of the
     /// activation path, outputs and basic behaviors per cycle out.
     #[command(after_help = "Examples:
-  skipper xabsl run agents.xabsl --inputs inputs.jsonl --define 'in.scaled(k)=in.f0*k'
+  skipper xabsl run agents.xabsl --inputs inputs.jsonl \\
+      --define 'in.scaled(k)=in.f0*k'
   skipper xabsl run agents.xabsl --inputs - < inputs.jsonl > trace.jsonl
-  skipper xabsl run agents.xabsl --inputs golden.trace.jsonl --agent striker -o ours.jsonl
-  skipper xabsl run agents.xabsl --inputs inputs.jsonl --interpreter > interpreted.jsonl
+  skipper xabsl run agents.xabsl --inputs golden.trace.jsonl --agent striker \\
+      -o ours.jsonl
+  skipper xabsl run agents.xabsl --inputs inputs.jsonl --interpreter \\
+      > interpreted.jsonl
 
-An input line: {\"time_ms\": 1000, \"inputs\": {\"ball.seen\": true, \"mode\": \"mode.attack\"}}
-(`time_ms` defaults to the last plus 100; inputs not given keep their values). An output
-line has the keys of the reference engine's golden traces: cycle, time_ms, path, outputs,
-basic_behaviors.
+An input line: {\"time_ms\": 1000, \"inputs\": {\"ball.seen\": true, \"mode\":
+\"mode.attack\"}} (`time_ms` defaults to the last plus 100; inputs not given
+keep their values). An output line has the keys of the reference engine's golden
+traces: cycle, time_ms, path, outputs, basic_behaviors.
 
-Exit status: 0 when every line ran, 2 for agents that do not check or a bad input line
-(its line number is given).")]
+Exit status: 0 when every line ran, 2 for agents that do not check or a bad
+input line (its line number is given).")]
     Run {
         /// The agents file.
         file: PathBuf,
