@@ -1,4 +1,5 @@
-//! Errors in world files, reported as `file:line:col` with the line and a caret.
+//! Errors in world files, reported as `file:line:col: error: ...` with the line and a
+//! caret (as the XABSL and Lua diagnostics, and compilers that editors read, put them).
 
 use std::fmt;
 use std::sync::Arc;
@@ -63,7 +64,7 @@ fn render(loc: &Location, message: &str) -> String {
             let l = self.0;
             let num = l.line.to_string();
             let pad = " ".repeat(num.len());
-            writeln!(f, "{}:{}:{}: {}", l.file, l.line, l.col, self.1)?;
+            writeln!(f, "{}:{}:{}: error: {}", l.file, l.line, l.col, self.1)?;
             writeln!(f, "{pad} |")?;
             writeln!(f, "{num} | {}", l.text.trim_end())?;
             let lead: String = l
@@ -94,7 +95,7 @@ mod tests {
         let s = WorldError::at(&loc, "expected a number for y1, found `abc`").to_string();
         assert_eq!(
             s,
-            "office.world:12:8: expected a number for y1, found `abc`\n   |\n12 | wall 0 abc 1 2\n   |        ^^^"
+            "office.world:12:8: error: expected a number for y1, found `abc`\n   |\n12 | wall 0 abc 1 2\n   |        ^^^"
         );
     }
 }

@@ -39,7 +39,11 @@ impl fmt::Display for WorldErrors {
             if i > 0 {
                 writeln!(f)?;
             }
-            write!(f, "error: {e}")?;
+            match e {
+                // a diagnostic says `error:` after its location
+                WorldError::At { .. } => write!(f, "{e}")?,
+                WorldError::Io { .. } => write!(f, "error: {e}")?,
+            }
         }
         Ok(())
     }

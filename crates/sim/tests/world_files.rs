@@ -18,7 +18,7 @@ fn a_bad_number_is_reported_at_its_line_and_column_with_a_caret() {
     assert_eq!(first_loc(&e), (2, 10));
     let s = e.to_string();
     assert!(
-        s.starts_with("error: bad.world:2:10: expected a number for x2, found `abc`"),
+        s.starts_with("bad.world:2:10: error: expected a number for x2, found `abc`"),
         "{s}"
     );
     assert!(s.contains("2 | wall 0 0 abc 1"), "{s}");

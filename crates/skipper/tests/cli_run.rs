@@ -136,7 +136,7 @@ fn a_bad_world_exits_2_with_file_line_col_and_a_caret() {
     assert_eq!(out.status.code(), Some(2));
     let err = text(&out.stderr);
     assert!(
-        err.contains("bad.world:2:11: expected a number for y, found `zero`"),
+        err.contains("bad.world:2:11: error: expected a number for y, found `zero`"),
         "{err}"
     );
     assert!(err.contains("2 | robot r 0 zero"), "{err}");
