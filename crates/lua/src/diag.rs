@@ -85,7 +85,7 @@ fn offending_token(chunk: &str, src: &str, line: usize, message: &str) -> Option
         .filter(|t| !matches!(t.token_type(), full_moon::tokenizer::TokenType::Eof))
         .map(|t| (t.start_position(), t.end_position()))
         .collect();
-    let lua = mlua::Lua::new();
+    let lua = compiler().ok()?;
     let same = |cut: usize| match lua
         .load(&src.as_bytes()[..cut])
         .set_name(chunk)
@@ -106,6 +106,12 @@ fn offending_token(chunk: &str, src: &str, line: usize, message: &str) -> Option
         1
     };
     Some((start.character(), width.max(1)))
+}
+
+/// A Lua state that only compiles: no standard library, which compiling does not need
+/// (loading the libraries was most of the cost of a state made for the cuts).
+pub(crate) fn compiler() -> mlua::Result<mlua::Lua> {
+    mlua::Lua::new_with(mlua::StdLib::NONE, mlua::LuaOptions::default())
 }
 
 /// Lua's syntax error `message` (`file:line: what near 'x'`) as `file:line:col: error:

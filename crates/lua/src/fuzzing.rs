@@ -35,7 +35,7 @@ pub fn ros_args(data: &[u8]) {
 /// lexer over the lines up to the error, Lua's parser on cuts of the script). The
 /// diagnostic, or `None` for a script that parses.
 pub fn syntax_error(data: &[u8]) -> Option<String> {
-    let lua = mlua::Lua::new();
+    let lua = crate::diag::compiler().ok()?;
     let e = lua.load(data).set_name("@f.lua").into_function().err()?;
     let script = crate::diag::Script {
         name: "f.lua".into(),
