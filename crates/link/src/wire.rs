@@ -288,6 +288,36 @@ impl IdTableExt for IdTable {
     }
 }
 
+/// The fuzzed link's signal table (a Pioneer's pose and laser) and the ids of its pose
+/// and laser signals: declared once, then cloned for each input (declaring was a quarter
+/// of an input's time).
+fn fuzz_signals() -> (
+    skipper_core::Signals,
+    Vec<skipper_core::SignalId>,
+    Vec<skipper_core::SignalId>,
+) {
+    use skipper_core::vocabulary::ground;
+    type Table = (
+        skipper_core::Signals,
+        Vec<skipper_core::SignalId>,
+        Vec<skipper_core::SignalId>,
+    );
+    static TABLE: std::sync::OnceLock<Table> = std::sync::OnceLock::new();
+    TABLE
+        .get_or_init(|| {
+            let mut signals = skipper_core::Signals::new();
+            let pose = [&ground::POSE_X, &ground::POSE_Y, &ground::POSE_YAW]
+                .iter()
+                .map(|spec| spec.declare(&mut signals))
+                .collect();
+            let laser = (0..180)
+                .map(|k| ground::LASER.declare(&mut signals, k))
+                .collect();
+            (signals, pose, laser)
+        })
+        .clone()
+}
+
 /// One fuzzing input: its lines are messages from an agent, one per cycle, run through
 /// a link with a signal table like a Pioneer's (steps and tells; the robot moves a little
 /// each cycle), so sequences of commands (preemption, running commands, waypoints and
@@ -297,15 +327,7 @@ pub fn fuzz_one(data: &[u8]) {
     let Ok(text) = std::str::from_utf8(data) else {
         return;
     };
-    let mut signals = skipper_core::Signals::new();
-    use skipper_core::vocabulary::ground;
-    let pose: Vec<_> = [&ground::POSE_X, &ground::POSE_Y, &ground::POSE_YAW]
-        .iter()
-        .map(|spec| spec.declare(&mut signals))
-        .collect();
-    let laser: Vec<_> = (0..180)
-        .map(|k| ground::LASER.declare(&mut signals, k))
-        .collect();
+    let (mut signals, pose, laser) = fuzz_signals();
     let sense = |signals: &mut skipper_core::Signals, cycle: u64| {
         let now = std::time::Duration::from_millis(50 * cycle);
         signals.begin_cycle();
