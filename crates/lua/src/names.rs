@@ -5,14 +5,16 @@
 //! by [`skipper_actionlib::ros1::names::RosArgs`]): `/a/b` is global, `~x` private
 //! (under the node's name), anything else relative to the namespace.
 
+use skipper_actionlib::ros1::names::remaps_in_roscpp_order;
 use skipper_actionlib::ros1::node::check_name;
+use std::collections::BTreeMap;
 
 /// A node's names: its full name, its namespace and its remaps (resolved).
 #[derive(Debug, Clone)]
 pub(crate) struct Names {
     node: String,
     namespace: String,
-    remaps: Vec<(String, String)>,
+    remaps: BTreeMap<String, String>,
 }
 
 /// `ns` + `/` + `name`, with one slash.
@@ -57,12 +59,13 @@ impl Names {
         let mut me = Self {
             node,
             namespace,
-            remaps: Vec::new(),
+            remaps: BTreeMap::new(),
         };
-        for (from, to) in remaps {
-            let f = me.plain(&me.namespace.clone(), from)?;
-            let t = me.plain(&me.namespace.clone(), to)?;
-            me.remaps.push((f, t));
+        let ns = me.namespace.clone();
+        for (from, to) in remaps_in_roscpp_order(remaps, &me.node) {
+            let f = me.plain(&ns, from)?;
+            let t = me.plain(&ns, to)?;
+            me.remaps.insert(f, t);
         }
         Ok(me)
     }
@@ -95,7 +98,7 @@ impl Names {
     pub fn resolve(&self, ns: &str, name: &str, remap: bool) -> Result<String, String> {
         let full = self.plain(ns, name)?;
         if remap {
-            if let Some((_, to)) = self.remaps.iter().find(|(f, _)| *f == full) {
+            if let Some(to) = self.remaps.get(&full) {
                 return Ok(to.clone());
             }
         }
@@ -136,5 +139,17 @@ mod tests {
         assert!(n.resolve(&ns, "9lives", true).is_err());
         assert!(Names::new("a/b", "", &[]).is_err());
         assert_eq!(Names::new("x", "", &[]).unwrap().node(), "/x");
+    }
+
+    /// A later remap of the same name wins, as in roscpp (whose `ros.init` torch-ros
+    /// calls): `a:=/b a:=/c` remaps `a` to `/c`.
+    #[test]
+    fn the_last_remap_of_a_name_wins() {
+        let r = vec![
+            ("a".to_string(), "/b".to_string()),
+            ("a".into(), "/c".into()),
+        ];
+        let n = Names::new("n", "", &r).unwrap();
+        assert_eq!(n.resolve("/", "a", true).unwrap(), "/c");
     }
 }

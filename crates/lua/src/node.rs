@@ -360,7 +360,8 @@ fn ros_args(lua: &Lua, args: Vec<String>) -> mlua::Result<RosArgs> {
     ra.namespace = more.namespace.or(ra.namespace);
     ra.master = more.master.or(ra.master);
     ra.host = more.host.or(ra.host);
-    ra.remaps = more.remaps.into_iter().chain(ra.remaps).collect();
+    // the later of two remaps of a name wins (as in roscpp): ros.init's over the process's
+    ra.remaps.extend(more.remaps);
     ra.params.extend(more.params);
     Ok(ra)
 }

@@ -15,6 +15,7 @@
 //! (parts of letters, digits and `_`, each starting with a letter) is an error that says
 //! so, never a panic.
 
+use std::collections::BTreeMap;
 use std::fmt;
 
 /// A name that is not a ROS name, or an argument that is not understood.
@@ -231,8 +232,26 @@ fn illegal(name: &str, context: impl Into<String>) -> NameError {
 pub struct Names {
     namespace: String,
     node: String,
-    /// (resolved from, resolved to)
-    remaps: Vec<(String, String)>,
+    /// resolved from → resolved to
+    remaps: BTreeMap<String, String>,
+}
+
+/// The remaps `from:=to` (in the order given) as roscpp applies them: one per `from` as
+/// written, the last given (roscpp and rospy keep them in a map), in the order of the
+/// `from`s (roscpp resolves them in that order into another map, so of two that resolve
+/// to the same name, the later in that order wins); a remap of the node's own name
+/// (`node`, its full name) is left out, as roscpp leaves it out.
+pub fn remaps_in_roscpp_order<'a>(
+    remaps: &'a [(String, String)],
+    node: &str,
+) -> impl Iterator<Item = (&'a str, &'a str)> {
+    let mut by_name = BTreeMap::new();
+    for (from, to) in remaps {
+        if !from.is_empty() && from != node {
+            by_name.insert(from.as_str(), to.as_str());
+        }
+    }
+    by_name.into_iter()
 }
 
 impl fmt::Display for Names {
@@ -288,13 +307,13 @@ impl Names {
         let mut me = Names {
             namespace,
             node,
-            remaps: Vec::new(),
+            remaps: BTreeMap::new(),
         };
-        for (from, to) in remaps {
+        for (from, to) in remaps_in_roscpp_order(remaps, &me.node) {
             let context = format!(" in the remap {from}:={to}");
             let f = me.plain(from).map_err(|_| illegal(from, &context))?;
             let t = me.plain(to).map_err(|_| illegal(to, &context))?;
-            me.remaps.push((f, t));
+            me.remaps.insert(f, t);
         }
         Ok(me)
     }
@@ -326,12 +345,7 @@ impl Names {
     /// Resolve `name` (global, private or relative) and apply the remappings.
     pub fn resolve(&self, name: &str) -> Result<String, NameError> {
         let r = self.plain(name)?;
-        Ok(self
-            .remaps
-            .iter()
-            .find(|(f, _)| *f == r)
-            .map(|(_, t)| t.clone())
-            .unwrap_or(r))
+        Ok(self.remaps.get(&r).cloned().unwrap_or(r))
     }
 }
 
@@ -434,5 +448,26 @@ mod tests {
             "{e}"
         );
         assert!(Names::new("skipper", "/9ns", &[]).is_err());
+    }
+
+    /// roscpp keeps the remaps in a map by the name as written (the last given wins) and
+    /// resolves them in that map's order into another (of two that resolve alike, the
+    /// later in that order wins: `/a` sorts before `a`); its own name is not remapped.
+    #[test]
+    fn remaps_of_one_name_resolve_as_in_roscpp() {
+        let r = |pairs: &[(&str, &str)]| -> Vec<(String, String)> {
+            pairs
+                .iter()
+                .map(|(f, t)| (f.to_string(), t.to_string()))
+                .collect()
+        };
+        let n = Names::new("n", "/", &r(&[("a", "/b"), ("a", "/c")])).unwrap();
+        assert_eq!(n.resolve("a").unwrap(), "/c");
+        let n = Names::new("n", "/", &r(&[("a", "/x"), ("/a", "/y")])).unwrap();
+        assert_eq!(n.resolve("a").unwrap(), "/x");
+        let n = Names::new("n", "/", &r(&[("/a", "/y"), ("a", "/x")])).unwrap();
+        assert_eq!(n.resolve("a").unwrap(), "/x");
+        let n = Names::new("n", "/", &r(&[("/n", "/m")])).unwrap();
+        assert_eq!(n.resolve("/n").unwrap(), "/n");
     }
 }
