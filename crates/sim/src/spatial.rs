@@ -169,17 +169,31 @@ pub struct GridGeom {
 }
 
 impl GridGeom {
-    /// A grid of square cells of side `cell` covering [min, max].
+    /// The most cells a grid has (the cells grow instead): the index's arrays stay at a
+    /// few MiB whatever the world's extent and `grid_cell`. The grid only speeds queries
+    /// up; their answers do not depend on it.
+    pub const MAX_CELLS: usize = 1 << 20;
+
+    /// A grid of square cells of side `cell` (or larger, see [`GridGeom::MAX_CELLS`])
+    /// covering [min, max].
     pub fn new(min: Vec2, max: Vec2, cell: f64) -> Self {
-        let cell = if cell.is_finite() && cell > 0.05 {
+        let mut cell = if cell.is_finite() && cell > 0.05 {
             cell
         } else {
             1.0
         };
         let w = (max.x - min.x).max(cell);
         let h = (max.y - min.y).max(cell);
-        let nx = ((w / cell).ceil() as usize).clamp(1, 4096);
-        let ny = ((h / cell).ceil() as usize).clamp(1, 4096);
+        let fit = |cell: f64| {
+            let nx = ((w / cell).ceil() as usize).clamp(1, 4096);
+            let ny = ((h / cell).ceil() as usize).clamp(1, 4096);
+            (nx, ny)
+        };
+        let (mut nx, mut ny) = fit(cell);
+        while nx * ny > Self::MAX_CELLS {
+            cell = cell.max((w * h / Self::MAX_CELLS as f64).sqrt()) * 1.05;
+            (nx, ny) = fit(cell);
+        }
         let cell = (w / nx as f64).max(h / ny as f64).max(cell);
         Self {
             origin: min,
@@ -682,6 +696,23 @@ mod tests {
                 b: c[(i + 1) % 4],
             })
             .collect()
+    }
+
+    /// A 10 km room with 0.1 m cells asked for would be 10^10 cells (4096 x 4096, 600
+    /// MiB of index, before the cap); the cells grow instead, and the rays still hit.
+    #[test]
+    fn a_huge_world_keeps_its_grid_small_and_its_answers() {
+        let (lo, hi) = (Vec2::new(-5001.0, -5001.0), Vec2::new(5001.0, 5001.0));
+        let s = Space::new(square_room(5000.0), 0, lo, hi, 0.1);
+        assert!(s.geom.cells() <= GridGeom::MAX_CELLS, "{}", s.geom.cells());
+        let (a, b) = s.bounds();
+        assert!(a.x <= lo.x && a.y <= lo.y && b.x >= hi.x && b.y >= hi.y);
+        let p = Vec2::new(1.0, 2.0);
+        assert!((s.raycast(p, Vec2::new(1.0, 0.0), 1e4, 0, true) - 4999.0).abs() < 1e-6);
+        assert!((s.raycast(p, Vec2::new(0.0, -1.0), 1e4, 0, true) - 5002.0).abs() < 1e-6);
+        // a long thin world too
+        let g = GridGeom::new(Vec2::new(0.0, 0.0), Vec2::new(1e7, 0.5), 0.06);
+        assert!(g.cells() <= GridGeom::MAX_CELLS && g.max().x >= 1e7);
     }
 
     #[test]
