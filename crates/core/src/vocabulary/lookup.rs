@@ -89,8 +89,8 @@ pub fn nearest<'a>(
     let limit = (name.chars().count() / 3).max(2);
     let mut near: Vec<(usize, &str)> = candidates
         .into_iter()
-        .map(|c| (edit_distance(name, c), c))
-        .filter(|(d, c)| *d <= limit && *c != name)
+        .filter_map(|c| Some((edit_distance_within(name, c, limit)?, c)))
+        .filter(|(_, c)| *c != name)
         .collect();
     near.sort();
     near.dedup_by(|a, b| a.1 == b.1);
@@ -100,25 +100,86 @@ pub fn nearest<'a>(
         .collect()
 }
 
-/// Levenshtein distance over characters.
-fn edit_distance(a: &str, b: &str) -> usize {
+/// Levenshtein distance over characters, when it is at most `limit`. `None` as soon as it
+/// cannot be: when the lengths differ by more, or when a whole row of the table is above
+/// `limit` (no later row has a smaller minimum). A long name that resolves to nothing then
+/// costs little against each candidate, where the whole table cost its length times theirs.
+fn edit_distance_within(a: &str, b: &str, limit: usize) -> Option<usize> {
     let b: Vec<char> = b.chars().collect();
+    if a.chars().count().abs_diff(b.len()) > limit {
+        return None;
+    }
     let mut row: Vec<usize> = (0..=b.len()).collect();
     for (i, ca) in a.chars().enumerate() {
         let mut diag = row[0];
         row[0] = i + 1;
+        let mut least = row[0];
         for (j, cb) in b.iter().enumerate() {
             let up = row[j + 1];
             row[j + 1] = (diag + usize::from(ca != *cb)).min(up + 1).min(row[j] + 1);
             diag = up;
+            least = least.min(row[j + 1]);
+        }
+        if least > limit {
+            return None;
         }
     }
-    row[b.len()]
+    Some(row[b.len()]).filter(|d| *d <= limit)
 }
 
 #[cfg(test)]
 mod tests {
     use super::super::{auv, ground};
+
+    /// The bounded distance agrees with the whole table wherever it answers, and answers
+    /// wherever the distance is within the limit.
+    #[test]
+    fn the_bounded_edit_distance_is_the_distance_or_none_beyond_the_limit() {
+        fn full(a: &str, b: &str) -> usize {
+            let (a, b): (Vec<char>, Vec<char>) = (a.chars().collect(), b.chars().collect());
+            let mut d = vec![vec![0usize; b.len() + 1]; a.len() + 1];
+            for (i, r) in d.iter_mut().enumerate() {
+                r[0] = i;
+            }
+            for j in 0..=b.len() {
+                d[0][j] = j;
+            }
+            for i in 1..=a.len() {
+                for j in 1..=b.len() {
+                    let sub = d[i - 1][j - 1] + usize::from(a[i - 1] != b[j - 1]);
+                    d[i][j] = sub.min(d[i - 1][j] + 1).min(d[i][j - 1] + 1);
+                }
+            }
+            d[a.len()][b.len()]
+        }
+        let words = [
+            "",
+            "a",
+            "pose.x",
+            "pose.yaw",
+            "pose.yw",
+            "sonar.3",
+            "sonr.3",
+            "laser.179",
+            "velocity.linear",
+            "velocity.lenear",
+            "ÿöü",
+            "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxx",
+        ];
+        for a in words {
+            for b in words {
+                let d = full(a, b);
+                for limit in 0..8 {
+                    let want = (d <= limit).then_some(d);
+                    assert_eq!(
+                        super::edit_distance_within(a, b, limit),
+                        want,
+                        "{a} {b} {limit}"
+                    );
+                }
+            }
+        }
+    }
 
     #[test]
     fn names_resolve_and_typos_get_the_nearest() {
