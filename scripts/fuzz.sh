@@ -142,8 +142,10 @@ campaign() {
   ft="$(grep -Eo 'ft: [0-9]+' "$log" | tail -n1 | grep -Eo '[0-9]+')"
   rate="?"
   if [ -n "$execs" ] && [ "$end" -gt "$start" ]; then rate="$((execs / (end - start)))"; fi
-  if [ "$status" -eq 0 ]; then
+  # 72: libFuzzer's status when interrupted (SIGINT): stopped, not a finding
+  if [ "$status" -eq 0 ] || [ "$status" -eq 72 ]; then
     findings="0 crashes, 0 timeouts, 0 OOM"
+    [ "$status" -eq 0 ] || findings="stopped (interrupted) before $runs: $findings"
     nice -n 19 "$bins/$t" "fuzz/corpus/$t" "$new" -merge=1 "${limits[@]}" >> "$log" 2>&1 || true
     rm -rf "$new"
   else
@@ -215,9 +217,17 @@ long() {
   fi
   echo "| target | executions | per second | coverage (cov) | features (ft) | corpus files | findings | wall time | load at start (1/5/15 min) | load at end |"
   echo "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"
+  local stopped="" status
   for t in "${list[@]}"; do
-    campaign "$runs" "$t" || failed="$failed $t"
+    status=0
+    campaign "$runs" "$t" || status=$?
+    case "$status" in
+      0) ;;
+      72) stopped="$stopped $t" ;;
+      *) failed="$failed $t" ;;
+    esac
   done
+  [ -z "$stopped" ] || echo "stopped before $runs executions (SIGINT to the fuzzer):$stopped"
   if [ -n "$failed" ]; then
     echo "the campaign found problems in:$failed (logs in fuzz/logs/)"
     exit 1
