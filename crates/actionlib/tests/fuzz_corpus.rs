@@ -7,10 +7,11 @@ fn found_by_fuzzer(name: &str) -> bool {
     name.len() == 40 && name.bytes().all(|b| b.is_ascii_hexdigit())
 }
 
-/// Replay the corpus in `dir` through `input` (which says whether the input is valid):
-/// every named seed must be valid and no truncation of it may panic; the inputs a
-/// campaign found are run once. The number of named seeds.
-fn replay(dir: &str, input: impl Fn(&[u8]) -> bool) -> usize {
+/// Replay the corpus of fuzz target `target` through `input` (which says whether the
+/// input is valid): every named seed must be valid and no truncation of it may panic; the
+/// inputs a campaign found are run once. There must be at least `min_seeds` named seeds.
+fn replay(target: &str, input: impl Fn(&[u8]) -> bool, min_seeds: usize) {
+    let dir = format!("{}/../../fuzz/corpus/{target}", env!("CARGO_MANIFEST_DIR"));
     let mut seeds = 0;
     for e in std::fs::read_dir(dir).unwrap() {
         let path = e.unwrap().path();
@@ -26,26 +27,20 @@ fn replay(dir: &str, input: impl Fn(&[u8]) -> bool) -> usize {
         }
         seeds += 1;
     }
-    seeds
+    assert!(seeds >= min_seeds, "{target}: {seeds} seeds");
 }
 
 #[test]
 fn corpus_replays() {
-    let dir = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../../fuzz/corpus/ros1_message"
-    );
-    let seeds = replay(dir, skipper_actionlib::ros1::fuzz_input);
-    assert!(seeds >= 8, "{seeds} seeds");
+    replay("ros1_message", skipper_actionlib::ros1::fuzz_input, 8);
 }
 
 /// The corpus of `ros1_msg_definition`: definitions, and bodies of the types they define.
 #[test]
 fn definition_corpus_replays() {
-    let dir = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../../fuzz/corpus/ros1_msg_definition"
+    replay(
+        "ros1_msg_definition",
+        skipper_actionlib::msg::fuzz_definition,
+        5,
     );
-    let seeds = replay(dir, skipper_actionlib::msg::fuzz_definition);
-    assert!(seeds >= 5, "{seeds} seeds");
 }

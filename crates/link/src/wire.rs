@@ -288,21 +288,19 @@ impl IdTableExt for IdTable {
     }
 }
 
-/// The fuzzed link's signal table (a Pioneer's pose and laser) and the ids of its pose
-/// and laser signals: declared once, then cloned for each input (declaring was a quarter
-/// of an input's time).
-fn fuzz_signals() -> (
+/// A signal table and the ids of its pose and laser signals.
+type FuzzSignals = (
     skipper_core::Signals,
     Vec<skipper_core::SignalId>,
     Vec<skipper_core::SignalId>,
-) {
+);
+
+/// The fuzzed link's signal table (a Pioneer's pose and laser) and the ids of its pose
+/// and laser signals: declared once, then cloned for each input (declaring was a quarter
+/// of an input's time).
+fn fuzz_signals() -> FuzzSignals {
     use skipper_core::vocabulary::ground;
-    type Table = (
-        skipper_core::Signals,
-        Vec<skipper_core::SignalId>,
-        Vec<skipper_core::SignalId>,
-    );
-    static TABLE: std::sync::OnceLock<Table> = std::sync::OnceLock::new();
+    static TABLE: std::sync::OnceLock<FuzzSignals> = std::sync::OnceLock::new();
     TABLE
         .get_or_init(|| {
             let mut signals = skipper_core::Signals::new();
