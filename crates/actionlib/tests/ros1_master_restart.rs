@@ -69,10 +69,15 @@ fn after_a_master_restart_the_node_registers_everything_again() {
     let port = first.stop();
     let second = FakeMaster::start_on(port).unwrap();
     assert!(second.publishers("/out").is_empty() && second.service("/echo").is_none());
-    wait_for("the node registered /out, /in and /echo again", || {
-        second.publishers("/out") == [a.uri().to_string()] && second.service("/echo").is_some()
-    });
-    assert!(a.stats().reregistrations.load(Ordering::Relaxed) >= 1);
+    // the count goes up once the node has registered everything (after the master saw it)
+    wait_for(
+        "the node registered /out, /in and /echo again, and counted it",
+        || {
+            second.publishers("/out") == [a.uri().to_string()]
+                && second.service("/echo").is_some()
+                && a.stats().reregistrations.load(Ordering::Relaxed) >= 1
+        },
+    );
 
     // a node that knows only the new master finds all three
     let b = node(&uri, "/newcomer");

@@ -69,9 +69,10 @@ fn make(
     nh: &Value,
 ) -> mlua::Result<(String, DynAction, ActionClient<DynAction>)> {
     let action = DynAction(action_arg(lua, spec)?);
-    let (n, names) = node(lua)?;
+    let n = node(lua)?;
+    let names = n.names();
     let ns = names
-        .resolve(&handle_ns(lua, nh)?, name, true)
+        .resolve_in(&handle_ns(lua, nh)?, name, true)
         .map_err(|e| fail(lua, e))?;
     let clock = Arc::new(crate::runtime::clock(lua));
     let client = ActionClient::with_type(action.clone(), n.name(), clock);
@@ -336,7 +337,7 @@ fn new_action_client(
 ) -> mlua::Result<AnyUserData> {
     let (ns, action, client) = make(lua, &spec, &name, &nh)?;
     let queue = queue_arg(lua, &queue)?;
-    let (n, _) = node(lua)?;
+    let n = node(lua)?;
     let binding = ActionClientBinding::with_dispatch(&n, &ns, &client, queue.dispatch())
         .map_err(|e| fail(lua, e))?;
     let ud = lua.create_userdata(LuaActionClient {
@@ -547,7 +548,7 @@ fn new_simple_client(
 ) -> mlua::Result<AnyUserData> {
     let (ns, action, client) = make(lua, &spec, &name, &nh)?;
     let queue = queue_arg(lua, &queue)?;
-    let (n, _) = node(lua)?;
+    let n = node(lua)?;
     let binding = ActionClientBinding::with_dispatch(&n, &ns, &client, queue.dispatch())
         .map_err(|e| fail(lua, e))?;
     let ud = lua.create_userdata(LuaSimpleClient {

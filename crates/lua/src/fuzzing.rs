@@ -4,12 +4,11 @@
 //! resolved with them; and the placing of a syntax error (`lua_syntax_error`). Any input
 //! ends in names, a diagnostic or an error, never a panic.
 
-use crate::names::Names;
-use skipper_actionlib::ros1::names::RosArgs;
+use skipper_actionlib::ros1::names::{is_resolved, Names, RosArgs};
 
 /// Read `data` as command-line arguments (one a line), make the node's names from them
 /// and resolve every argument as a name: relative, private, remapped and as a child
-/// namespace.
+/// namespace; every name that resolves comes out global and clean.
 pub fn ros_args(data: &[u8]) {
     let text = String::from_utf8_lossy(data);
     let args: Vec<&str> = text.lines().collect();
@@ -21,11 +20,20 @@ pub fn ros_args(data: &[u8]) {
     let Ok(names) = Names::new(name, ns, &a.remaps) else {
         return;
     };
+    let resolved = |r: Result<String, _>| {
+        if let Ok(full) = r {
+            assert!(
+                is_resolved(&full),
+                "`{full}` came out of resolution unclean"
+            );
+        }
+    };
     for arg in &args {
-        let _ = names.resolve(names.namespace(), arg, true);
-        let _ = names.resolve(names.node(), arg, false);
+        resolved(names.resolve_in(names.namespace(), arg, true));
+        resolved(names.resolve_in(names.node(), arg, false));
         if let Ok(child) = names.child_namespace(names.namespace(), arg) {
-            let _ = names.resolve(&child, arg, true);
+            resolved(names.resolve_in(&child, arg, true));
+            resolved(Ok(child));
         }
     }
 }

@@ -36,7 +36,6 @@ mod diag;
 #[doc(hidden)]
 pub mod fuzzing;
 mod message;
-mod names;
 mod node;
 pub mod queue;
 mod rosout;

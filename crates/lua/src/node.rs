@@ -5,7 +5,6 @@
 //! callback queues' primitives the prelude builds `ros.CallbackQueue`, `spinOnce` and
 //! `spin` on. The modules are put in `package.preload` here.
 
-use crate::names::Names;
 use crate::queue::Queue;
 use crate::runtime::{ctx, fail};
 use mlua::{AnyUserData, Lua, MultiValue, ObjectLike, Table, UserData, UserDataMethods, Value};
@@ -16,7 +15,6 @@ use skipper_actionlib::ros1::{Node, NodeConfig};
 /// The script's node, once `ros.init` ran.
 pub(crate) struct RosNode {
     pub node: Node,
-    pub names: Names,
     /// the script's log lines' `/rosout`
     pub rosout: crate::rosout::Rosout,
     /// Skipper's own log events (the transport's, tracing) on the same `/rosout`
@@ -34,12 +32,12 @@ impl RosNode {
     }
 }
 
-/// The node and its names, or the script's error when there is none.
-pub(crate) fn node(lua: &Lua) -> mlua::Result<(Node, Names)> {
+/// The node (its names: [`Node::names`]), or the script's error when there is none.
+pub(crate) fn node(lua: &Lua) -> mlua::Result<Node> {
     let c = ctx(lua);
     let r = c.ros.borrow();
     match r.as_ref() {
-        Some(n) if !n.down => Ok((n.node.clone(), n.names.clone())),
+        Some(n) if !n.down => Ok(n.node.clone()),
         Some(_) => Err(fail(lua, "ROS has been shut down (ros.shutdown())")),
         None => Err(fail(lua, "call ros.init(name) first")),
     }
@@ -72,9 +70,10 @@ pub(crate) struct NodeHandle {
 impl NodeHandle {
     /// Resolve `name` in this handle's namespace (with the remaps).
     pub fn resolve(&self, lua: &Lua, name: &str) -> mlua::Result<String> {
-        let (_, names) = node(lua)?;
+        let n = node(lua)?;
+        let names = n.names();
         names
-            .resolve(&self.ns, name, true)
+            .resolve_in(&self.ns, name, true)
             .map_err(|e| fail(lua, e))
     }
 }
@@ -83,7 +82,7 @@ impl NodeHandle {
 pub(crate) fn handle_ns(lua: &Lua, nh: &Value) -> mlua::Result<String> {
     match nh {
         Value::UserData(u) => Ok(u.borrow::<NodeHandle>()?.ns.clone()),
-        Value::Nil => Ok(node(lua)?.1.namespace().to_string()),
+        Value::Nil => Ok(node(lua)?.names().namespace().to_string()),
         _ => Err(fail(lua, "expected a ros.NodeHandle")),
     }
 }
@@ -91,8 +90,9 @@ pub(crate) fn handle_ns(lua: &Lua, nh: &Value) -> mlua::Result<String> {
 /// Resolve `name` under the node handle argument `nh`.
 pub(crate) fn resolve_under(lua: &Lua, nh: &Value, name: &str) -> mlua::Result<String> {
     let ns = handle_ns(lua, nh)?;
-    let (_, names) = node(lua)?;
-    names.resolve(&ns, name, true).map_err(|e| fail(lua, e))
+    let n = node(lua)?;
+    let names = n.names();
+    names.resolve_in(&ns, name, true).map_err(|e| fail(lua, e))
 }
 
 /// Remember that `child` was made through the handle `nh` (its `shutdown` ends it).
@@ -110,9 +110,10 @@ impl UserData for NodeHandle {
         m.add_method(
             "resolveName",
             |lua, h, (name, remap): (String, Option<bool>)| {
-                let (_, names) = node(lua)?;
+                let n = node(lua)?;
+                let names = n.names();
                 names
-                    .resolve(&h.ns, &name, remap.unwrap_or(true))
+                    .resolve_in(&h.ns, &name, remap.unwrap_or(true))
                     .map_err(|e| fail(lua, e))
             },
         );
@@ -129,10 +130,10 @@ impl UserData for NodeHandle {
         m.add_function("advertiseService", crate::services::advertise_service);
         m.add_function("serviceClient", crate::services::service_client);
         m.add_method("hasParam", |lua, h, key: String| {
-            Ok(node(lua)?.0.has_param(&h.resolve(lua, &key)?))
+            Ok(node(lua)?.has_param(&h.resolve(lua, &key)?))
         });
         m.add_method("deleteParam", |lua, h, key: String| {
-            Ok(node(lua)?.0.delete_param(&h.resolve(lua, &key)?))
+            Ok(node(lua)?.delete_param(&h.resolve(lua, &key)?))
         });
         for getter in [
             "getParamString",
@@ -150,7 +151,7 @@ impl UserData for NodeHandle {
             "getParam",
         ] {
             m.add_method(getter, |lua, h, key: String| {
-                let v = node(lua)?.0.get_param(&h.resolve(lua, &key)?);
+                let v = node(lua)?.get_param(&h.resolve(lua, &key)?);
                 let found = v.is_some();
                 let v = match v {
                     Some(v) => xml_to_lua(lua, &v)?,
@@ -179,7 +180,6 @@ impl UserData for NodeHandle {
                     x = as_double(x);
                 }
                 node(lua)?
-                    .0
                     .set_param(&h.resolve(lua, &key)?, x)
                     .map_err(|e| fail(lua, e))
             });
@@ -319,8 +319,19 @@ fn init(
         .clone()
         .or_else(|| std::env::var("ROS_NAMESPACE").ok())
         .unwrap_or_default();
-    let names = Names::new(&base, &namespace, &ra.remaps).map_err(|e| fail(lua, e))?;
-    let mut cfg = NodeConfig::from_env(names.node());
+    if base.contains('/') || base.contains('~') {
+        return Err(fail(
+            lua,
+            format!(
+                "`{base}` is not a node name: roscpp's node names are one part, without / or ~"
+            ),
+        ));
+    }
+    // the name, namespace and remaps as the script's arguments and the process's give
+    // them (not the process's again: `from_env_only`)
+    let mut cfg = NodeConfig::from_env_only(&base);
+    cfg.namespace = namespace;
+    cfg.remaps = ra.remaps.clone();
     if let Some(m) = c.options.master_uri.clone().or(ra.master.clone()) {
         cfg.master_uri = m;
     }
@@ -329,8 +340,9 @@ fn init(
     }
     let node = Node::new(cfg).map_err(|e| fail(lua, e))?;
     for (k, v) in &ra.params {
-        let key = names
-            .resolve(names.namespace(), &format!("~{k}"), false)
+        let key = node
+            .names()
+            .resolve_in(node.names().namespace(), &format!("~{k}"), false)
             .map_err(|e| fail(lua, e))?;
         node.set_param(&key, Xml::from(v.clone()))
             .map_err(|e| fail(lua, e))?;
@@ -342,7 +354,6 @@ fn init(
         skipper_actionlib::ros1::rosout::attach(&node).map_err(|e| fail(lua, e))?;
     *c.ros.borrow_mut() = Some(RosNode {
         node,
-        names,
         rosout,
         _tracing_rosout: tracing_rosout,
         _clock_sub: clock_sub,
@@ -464,13 +475,13 @@ fn install_master(lua: &Lua, ros: &Table) -> mlua::Result<()> {
     master.raw_set(
         "check",
         lua.create_function(|lua, ()| {
-            Ok(node(lua).is_ok_and(|(n, _)| n.call_master("getUri", vec![]).is_ok()))
+            Ok(node(lua).is_ok_and(|n| n.call_master("getUri", vec![]).is_ok()))
         })?,
     )?;
     master.raw_set(
         "execute",
         lua.create_function(|lua, (method, request): (String, Value)| {
-            let (n, _) = node(lua)?;
+            let n = node(lua)?;
             // the request is the call's parameters, the caller id first (a lone value is
             // the caller id alone, as torch-ros's getSystemState demo passes it); the
             // node's own caller id takes its place
@@ -500,7 +511,7 @@ fn install_master(lua: &Lua, ros: &Table) -> mlua::Result<()> {
     master.raw_set(
         "getTopics",
         lua.create_function(|lua, ()| {
-            let (n, _) = node(lua)?;
+            let n = node(lua)?;
             let t = lua.create_table()?;
             for (i, (name, ty)) in n
                 .topic_types()
@@ -520,11 +531,11 @@ fn install_master(lua: &Lua, ros: &Table) -> mlua::Result<()> {
     let this = lua.create_table()?;
     this.raw_set(
         "getName",
-        lua.create_function(|lua, ()| Ok(node(lua)?.1.node().to_string()))?,
+        lua.create_function(|lua, ()| Ok(node(lua)?.names().node().to_string()))?,
     )?;
     this.raw_set(
         "getNamespace",
-        lua.create_function(|lua, ()| Ok(node(lua)?.1.namespace().to_string()))?,
+        lua.create_function(|lua, ()| Ok(node(lua)?.names().namespace().to_string()))?,
     )?;
     ros.raw_set("this_node", this)
 }
@@ -555,7 +566,8 @@ pub(crate) fn install(lua: &Lua) -> mlua::Result<()> {
         "NodeHandle",
         lua.create_function(|lua, (ns, parent): (Option<String>, Value)| {
             let parent_ns = handle_ns(lua, &parent)?;
-            let (_, names) = node(lua)?;
+            let n = node(lua)?;
+            let names = n.names();
             let unresolved = ns.clone().unwrap_or_default();
             let ns = names
                 .child_namespace(&parent_ns, &unresolved)

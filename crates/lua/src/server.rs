@@ -80,7 +80,7 @@ fn make_server(
 ) -> mlua::Result<(String, DynAction, ActionServer<DynAction>)> {
     let ns = resolve_under(lua, nh, name)?;
     let action = DynAction(action_arg(lua, spec)?);
-    let (n, _) = node(lua)?;
+    let n = node(lua)?;
     let server = ActionServer::with_type(
         action.clone(),
         server_config_from_params(&n, &ns),
@@ -95,7 +95,7 @@ fn bind(
     server: &ActionServer<DynAction>,
     queue: &Queue,
 ) -> mlua::Result<ActionServerBinding> {
-    let (n, _) = node(lua)?;
+    let n = node(lua)?;
     ActionServerBinding::with_dispatch(&n, ns, server, queue.dispatch()).map_err(|e| fail(lua, e))
 }
 

@@ -106,7 +106,7 @@ pub(crate) fn advertise_service(
     let name = nh.borrow::<NodeHandle>()?.resolve(lua, &name)?;
     let srv = srv_arg(lua, &spec)?;
     let queue = queue_arg(lua, &queue)?;
-    let (n, _) = node(lua)?;
+    let n = node(lua)?;
     let id = ctx(lua).id();
     let server = advertise_dyn(&n, &name, &srv, move |req, h| {
         let (tx, rx) = mpsc::sync_channel(1);
@@ -212,8 +212,11 @@ fn make_client(
     persistent: Option<bool>,
 ) -> mlua::Result<LuaServiceClient> {
     let ns = handle_ns(lua, nh)?;
-    let (n, names) = node(lua)?;
-    let name = names.resolve(&ns, name, true).map_err(|e| fail(lua, e))?;
+    let n = node(lua)?;
+    let names = n.names();
+    let name = names
+        .resolve_in(&ns, name, true)
+        .map_err(|e| fail(lua, e))?;
     let srv = srv_arg(lua, spec)?;
     let client = DynServiceClient::new(&n, &name, &srv, persistent.unwrap_or(false))
         .map_err(|e| fail(lua, e))?;

@@ -123,7 +123,7 @@ pub(crate) fn advertise(
 ) -> mlua::Result<AnyUserData> {
     let topic = nh.borrow::<NodeHandle>()?.resolve(lua, &topic)?;
     let schema = schema_arg(lua, &spec)?;
-    let (n, _) = node(lua)?;
+    let n = node(lua)?;
     let latched = latch.unwrap_or(false);
     let publisher =
         DynPublisher::advertise(&n, &topic, &schema, latched).map_err(|e| fail(lua, e))?;
@@ -311,7 +311,7 @@ pub(crate) fn subscribe(
     let topic = nh.borrow::<NodeHandle>()?.resolve(lua, &topic)?;
     let schema = schema_arg(lua, &spec)?;
     let queue = queue_arg(lua, &queue)?;
-    let (n, _) = node(lua)?;
+    let n = node(lua)?;
     let cap = usize::try_from(queue_size.unwrap_or(1000))
         .unwrap_or(1)
         .max(1);

@@ -11,9 +11,10 @@
 //!   number, a bool or a string).
 //!
 //! Names resolve as in roscpp: `/a/b` is global, `~x` private (under the node's own
-//! name), anything else relative to the node's namespace. A name that is not legal
-//! (parts of letters, digits and `_`, each starting with a letter) is an error that says
-//! so, never a panic.
+//! name), anything else relative to the node's namespace (or a node handle's), and
+//! doubled or trailing slashes are cleaned away. A name that is not legal (roscpp's
+//! check: a letter, `/` or `~` first, then letters, digits, `_` and `/`) is an error that
+//! says so, never a panic.
 
 use std::collections::BTreeMap;
 use std::fmt;
@@ -22,7 +23,7 @@ use std::fmt;
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum NameError {
     /// Not a legal graph resource name.
-    #[error("`{name}` is not a ROS name{context}: expected parts of letters, digits and _ separated by /, each starting with a letter (a ~ or / may lead)")]
+    #[error("`{name}` is not a ROS name{context}: expected letters, digits, _ and /, starting with a letter, / or ~")]
     Illegal {
         /// the name
         name: String,
@@ -201,23 +202,45 @@ pub fn process_args_error() -> Option<&'static NameError> {
     PROCESS.get().and_then(|r| r.as_ref().err())
 }
 
-/// One part of a name: a letter, then letters, digits and `_`.
+/// One part of a name: a letter, then letters, digits and `_` (a node's base name, a
+/// private parameter's name).
 pub fn is_base_name(s: &str) -> bool {
     let mut c = s.chars();
     c.next().is_some_and(|c| c.is_ascii_alphabetic())
         && c.all(|c| c.is_ascii_alphanumeric() || c == '_')
 }
 
-/// Whether `s` is a legal graph name (relative, global `/a/b` or private `~a`).
+/// Whether roscpp takes `s` as a graph name: empty (the namespace itself), or a letter,
+/// `/` or `~` first, then letters, digits, `_` and `/` (doubled and trailing slashes are
+/// cleaned away when it is resolved).
 pub fn is_legal(s: &str) -> bool {
-    let body = s
-        .strip_prefix('~')
-        .or_else(|| s.strip_prefix('/'))
-        .unwrap_or(s);
-    if body.is_empty() {
-        return s == "/";
+    let mut c = s.chars();
+    match c.next() {
+        None => true,
+        Some(first) => {
+            (first.is_ascii_alphabetic() || first == '/' || first == '~')
+                && c.all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '/')
+        }
     }
-    !body.ends_with('/') && body.split('/').all(is_base_name)
+}
+
+/// Whether `s` is a resolved name: global, legal and clean (`/a/b`, or `/`).
+pub fn is_resolved(s: &str) -> bool {
+    s.starts_with('/') && is_legal(s) && clean(s) == s
+}
+
+/// `s` as roscpp cleans a name, made global: one `/` before each part, none at the end
+/// (`/` alone for the root).
+fn clean(s: &str) -> String {
+    let mut out = String::with_capacity(s.len() + 1);
+    for part in s.split('/').filter(|p| !p.is_empty()) {
+        out.push('/');
+        out.push_str(part);
+    }
+    if out.is_empty() {
+        out.push('/');
+    }
+    out
 }
 
 fn illegal(name: &str, context: impl Into<String>) -> NameError {
@@ -227,7 +250,9 @@ fn illegal(name: &str, context: impl Into<String>) -> NameError {
     }
 }
 
-/// How a node resolves names: its namespace, its full name and the remappings.
+/// How a node resolves names, as roscpp does: its namespace, its full name and the
+/// remappings. The node's names and a node handle's (in a namespace of its own) resolve
+/// through it.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Names {
     namespace: String,
@@ -260,45 +285,26 @@ impl fmt::Display for Names {
     }
 }
 
-fn join(ns: &str, rel: &str) -> String {
-    if ns == "/" {
-        format!("/{rel}")
-    } else {
-        format!("{ns}/{rel}")
-    }
-}
-
 impl Names {
-    /// A node called `name` (a base name, or an absolute name whose parent is its
-    /// namespace) in `namespace` (`/` when empty), with `remaps` (each side resolved in
-    /// that namespace).
+    /// A node called `name` in `namespace` (put under `/` when relative; `/` when
+    /// empty), with `remaps` (each side resolved in that namespace). `name` is a base
+    /// name (`skipper`, as roscpp's node names are one part) or a default name written
+    /// global (`/skipper`), which the namespace also moves (`/fleet/skipper`).
     pub fn new(
         name: &str,
         namespace: &str,
         remaps: &[(String, String)],
     ) -> Result<Self, NameError> {
-        let ns = match namespace.trim_end_matches('/') {
-            "" => "/".to_string(),
-            n if n.starts_with('/') => n.to_string(),
-            n => format!("/{n}"),
-        };
-        if !is_legal(&ns) || ns.starts_with("/~") {
+        if !is_legal(namespace) || namespace.contains('~') {
             return Err(illegal(namespace, " (the namespace)"));
         }
-        let node = if let Some(abs) = name.strip_prefix('/') {
-            if !is_legal(name) || abs.is_empty() {
-                return Err(illegal(name, " (the node name)"));
+        let ns = clean(namespace);
+        let node = match name.strip_prefix('/') {
+            Some(rel) if is_legal(name) && !rel.is_empty() && !rel.contains('~') => {
+                clean(&format!("{ns}/{rel}"))
             }
-            // an absolute node name keeps its own namespace
-            if ns == "/" {
-                name.to_string()
-            } else {
-                join(&ns, abs)
-            }
-        } else if is_legal(name) && !name.starts_with('~') {
-            join(&ns, name)
-        } else {
-            return Err(illegal(name, " (the node name)"));
+            None if is_base_name(name) => clean(&format!("{ns}/{name}")),
+            _ => return Err(illegal(name, " (the node name: one part, a letter first)")),
         };
         let namespace = match node.rsplit_once('/') {
             Some(("", _)) | None => "/".to_string(),
@@ -311,8 +317,12 @@ impl Names {
         };
         for (from, to) in remaps_in_roscpp_order(remaps, &me.node) {
             let context = format!(" in the remap {from}:={to}");
-            let f = me.plain(from).map_err(|_| illegal(from, &context))?;
-            let t = me.plain(to).map_err(|_| illegal(to, &context))?;
+            let f = me
+                .plain(&me.namespace, from)
+                .map_err(|_| illegal(from, &context))?;
+            let t = me
+                .plain(&me.namespace, to)
+                .map_err(|_| illegal(to, &context))?;
             me.remaps.insert(f, t);
         }
         Ok(me)
@@ -328,24 +338,41 @@ impl Names {
         &self.namespace
     }
 
-    /// Resolve without remapping.
-    fn plain(&self, name: &str) -> Result<String, NameError> {
+    /// Resolve `name` in the namespace `ns` (global) without remapping: global names
+    /// stay, `~x` is under the node's name, the empty name is `ns` itself.
+    fn plain(&self, ns: &str, name: &str) -> Result<String, NameError> {
         if !is_legal(name) {
             return Err(illegal(name, ""));
         }
         Ok(if name.starts_with('/') {
-            name.to_string()
+            clean(name)
         } else if let Some(p) = name.strip_prefix('~') {
-            join(&self.node, p)
+            clean(&format!("{}/{p}", self.node))
         } else {
-            join(&self.namespace, name)
+            clean(&format!("{ns}/{name}"))
         })
     }
 
-    /// Resolve `name` (global, private or relative) and apply the remappings.
+    /// Resolve `name` (global, private or relative) in the node's namespace and apply
+    /// the remappings.
     pub fn resolve(&self, name: &str) -> Result<String, NameError> {
-        let r = self.plain(name)?;
-        Ok(self.remaps.get(&r).cloned().unwrap_or(r))
+        self.resolve_in(&self.namespace, name, true)
+    }
+
+    /// Resolve `name` in the namespace `ns` (a node handle's, global), then apply the
+    /// remappings if `remap`.
+    pub fn resolve_in(&self, ns: &str, name: &str, remap: bool) -> Result<String, NameError> {
+        let full = self.plain(ns, name)?;
+        Ok(match self.remaps.get(&full) {
+            Some(to) if remap => to.clone(),
+            _ => full,
+        })
+    }
+
+    /// A node handle's namespace: `ns` resolved under `parent` without remapping
+    /// (global names stay, `~` is the node's private namespace, empty is `parent`).
+    pub fn child_namespace(&self, parent: &str, ns: &str) -> Result<String, NameError> {
+        self.plain(parent, ns)
     }
 }
 
@@ -437,9 +464,16 @@ mod tests {
         let root = Names::new("/skipper", "", &[]).unwrap();
         assert_eq!(root.namespace(), "/");
         assert_eq!(root.resolve("a").unwrap(), "/a");
-        for bad in ["1a", "a//b", "a/", "a b", "", "~/x"] {
+        // roscpp's check: a letter, / or ~ first, then letters, digits, _ and /
+        for bad in ["1a", "_a", "a b", "a~b", "a-b", "a/ü"] {
             assert!(n.resolve(bad).is_err(), "{bad}");
         }
+        // doubled and trailing slashes are cleaned; the empty name is the namespace
+        assert_eq!(n.resolve("a//b/").unwrap(), "/fleet/a/b");
+        assert_eq!(n.resolve("a/1b").unwrap(), "/fleet/a/1b");
+        assert_eq!(n.resolve("").unwrap(), "/fleet");
+        assert_eq!(n.resolve("~/x").unwrap(), "/fleet/skipper/x");
+        assert_eq!(n.resolve("~").unwrap(), "/fleet/skipper");
         let e = Names::new("skipper", "/", &[("goto".into(), "bad name".into())])
             .unwrap_err()
             .to_string();
@@ -447,7 +481,14 @@ mod tests {
             e.starts_with("`bad name` is not a ROS name in the remap goto:=bad name"),
             "{e}"
         );
-        assert!(Names::new("skipper", "/9ns", &[]).is_err());
+        assert!(Names::new("skipper", "/n s", &[]).is_err());
+        assert!(Names::new("skipper", "~ns", &[]).is_err());
+        assert!(Names::new("a/b", "/", &[]).is_err());
+        assert!(Names::new("9lives", "/", &[]).is_err());
+        assert_eq!(
+            Names::new("s", "fleet//a/", &[]).unwrap().node(),
+            "/fleet/a/s"
+        );
     }
 
     /// roscpp keeps the remaps in a map by the name as written (the last given wins) and
@@ -469,5 +510,38 @@ mod tests {
         assert_eq!(n.resolve("a").unwrap(), "/x");
         let n = Names::new("n", "/", &r(&[("/n", "/m")])).unwrap();
         assert_eq!(n.resolve("/n").unwrap(), "/n");
+    }
+
+    /// A node handle's names: its namespace under a parent (global names stay, `~` is
+    /// the node's own), names resolved in it with or without the remaps.
+    #[test]
+    fn node_handles_resolve_in_their_namespace() {
+        let n = Names::new("talker", "robots", &[("chatter".into(), "/news".into())]).unwrap();
+        assert_eq!(n.namespace(), "/robots");
+        assert_eq!(n.resolve("chatter").unwrap(), "/news");
+        assert_eq!(
+            n.resolve_in("/robots", "chatter", false).unwrap(),
+            "/robots/chatter"
+        );
+        let arm = n.child_namespace("/robots", "arm").unwrap();
+        assert_eq!(arm, "/robots/arm");
+        assert_eq!(
+            n.resolve_in(&arm, "goal", true).unwrap(),
+            "/robots/arm/goal"
+        );
+        assert_eq!(n.child_namespace("/robots", "~").unwrap(), "/robots/talker");
+        assert_eq!(n.child_namespace("/robots", "/top").unwrap(), "/top");
+        assert_eq!(n.child_namespace(&arm, "").unwrap(), "/robots/arm");
+        assert!(n.child_namespace(&arm, "9").is_err());
+    }
+
+    #[test]
+    fn resolved_names_are_global_legal_and_clean() {
+        for good in ["/", "/a", "/a/b_1", "/a/1b"] {
+            assert!(is_resolved(good), "{good}");
+        }
+        for bad in ["", "a", "/a/", "/a//b", "~a", "/a b", "/a~"] {
+            assert!(!is_resolved(bad), "{bad}");
+        }
     }
 }

@@ -19,6 +19,8 @@ struct State {
     fake_ports: HashMap<String, u16>,
     /// service -> its rosrpc:// URI
     services: HashMap<String, String>,
+    /// every caller id a call named, in the order first seen
+    callers: Vec<String>,
 }
 
 /// The fake master; it serves until the process ends or [`FakeMaster::stop`].
@@ -109,6 +111,12 @@ impl FakeMaster {
             .unwrap_or_default()
     }
 
+    /// Every caller id the master's calls named (the nodes' full names), first seen
+    /// first.
+    pub fn callers(&self) -> Vec<String> {
+        lock(&self.state).callers.clone()
+    }
+
     /// The rosrpc:// URI of service `name`, if registered.
     pub fn service(&self, name: &str) -> Option<String> {
         lock(&self.state).services.get(name).cloned()
@@ -165,6 +173,9 @@ fn serve(s: TcpStream, st: &Mutex<State>, me: &str, pid: i32) {
     let mut notify: Option<(String, Vec<String>, Vec<String>)> = None;
     let v = {
         let mut s = lock(st);
+        if !s.callers.contains(&a(0)) {
+            s.callers.push(a(0));
+        }
         match m.as_str() {
             "getUri" => reply(1, me.into()),
             "getPid" => reply(1, pid.into()),

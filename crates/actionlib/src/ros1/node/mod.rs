@@ -219,25 +219,14 @@ fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
 
 const RPC_TIMEOUT: Duration = Duration::from_secs(5);
 
-/// Check a graph resource name: absolute, `/`-separated, `[A-Za-z0-9_/]`.
+/// Check a resolved graph resource name: global and clean (`/a/b`: letters, digits, `_`
+/// and `/`, see [`super::names::is_resolved`]).
 pub fn check_name(name: &str) -> Result<(), RosError> {
-    let ok = name.starts_with('/')
-        && name.len() > 1
-        && !name.ends_with('/')
-        && !name.contains("//")
-        && name
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '/')
-        && name.split('/').skip(1).all(|p| {
-            p.chars()
-                .next()
-                .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
-        });
-    if ok {
+    if super::names::is_resolved(name) && name != "/" {
         Ok(())
     } else {
         Err(RosError::BadName(format!(
-            "`{name}` is not a ROS name (expected /a/b: letters, digits and _, each part starting with a letter)"
+            "`{name}` is not a ROS name (expected a global name such as /a/b: letters, digits, _ and /)"
         )))
     }
 }
@@ -325,6 +314,11 @@ impl Node {
             .resolve(name)
             .map_err(|e| RosError::BadName(e.to_string()))
     }
+    /// How the node resolves names (its node handles' too).
+    pub fn names(&self) -> &Names {
+        &self.inner.names
+    }
+
     /// The node's namespace.
     pub fn namespace(&self) -> &str {
         self.inner.names.namespace()
