@@ -201,6 +201,25 @@ fn a_file_that_cannot_be_read_is_one_error_naming_it() {
     }
 }
 
+/// An agents file that does not compile: its diagnostics, then one summary line, as
+/// `xabsl check` shows them.
+#[test]
+fn agents_that_do_not_compile_are_their_diagnostics_and_a_count() {
+    let dir = tempfile::tempdir().unwrap();
+    let run = skipper(&["run", "missing.xabsl", "--no-log"], dir.path());
+    let check = skipper(&["xabsl", "check", "missing.xabsl"], dir.path());
+    let (r, c) = (text(&run.stderr), text(&check.stderr));
+    assert_eq!(run.status.code(), Some(2), "{r}");
+    let lines: Vec<&str> = r.lines().collect();
+    assert_eq!(lines.len(), 2, "{r}");
+    assert_eq!(lines[0], c.lines().next().unwrap(), "{r}\n{c}");
+    assert!(
+        lines[0].starts_with("error: cannot read `missing.xabsl`"),
+        "{r}"
+    );
+    assert_eq!(lines[1], "error: missing.xabsl: 1 error", "{r}");
+}
+
 #[test]
 fn a_map_file_runs_directly() {
     let dir = tempfile::tempdir().unwrap();

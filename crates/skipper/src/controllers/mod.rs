@@ -214,16 +214,7 @@ pub fn xabsl_controllers(
                 c.join_team(bus.clone(), i);
                 v.push((i, c))
             }
-            Err(skipper_xabsl::Error::Compile(text)) => {
-                eprint!("{text}");
-                if !text.ends_with('\n') {
-                    eprintln!();
-                }
-                return Err(Failure::bad_input(format!(
-                    "{}: the agents do not load",
-                    p.display()
-                )));
-            }
+            Err(skipper_xabsl::Error::Compile(text)) => return Err(Failure::diagnostics(text)),
             Err(e) => return Err(Failure::bad_input(format!("{}: {e}", p.display()))),
         }
     }

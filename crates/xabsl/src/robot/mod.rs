@@ -51,7 +51,7 @@ pub fn binding_file(agents: &Path) -> Result<Option<(std::path::PathBuf, String)
         Ok(t) => Ok(Some((path, t))),
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
         Err(e) => Err(Error::Compile(format!(
-            "cannot read {}: {e}",
+            "error: cannot read {}: {e}",
             path.display()
         ))),
     }
@@ -60,11 +60,12 @@ pub fn binding_file(agents: &Path) -> Result<Option<(std::path::PathBuf, String)
 fn load(agents: &Path, vocabulary: Option<&Vocabulary>) -> Result<XabslController, Error> {
     let c = compile_path(agents);
     if c.diagnostics.has_errors() {
+        let n = c.diagnostics.error_count();
         return Err(Error::Compile(format!(
-            "{}{}: {} error(s)",
+            "{}error: {}: {n} error{}",
             c.diagnostics.render_errors(&c.program.sources),
             agents.display(),
-            c.diagnostics.error_count()
+            if n == 1 { "" } else { "s" }
         )));
     }
     let binding = binding_file(agents)?;
