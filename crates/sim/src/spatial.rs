@@ -299,6 +299,41 @@ impl CellLists {
     }
 }
 
+/// The cells each segment touches, as lists by cell: the (cell, segment) pairs found in
+/// one pass, then placed by a counting sort (each cell's segments in index order).
+fn segment_cells(geom: &GridGeom, segments: &[Segment]) -> CellLists {
+    let mut pairs: Vec<(u32, u32)> = Vec::new();
+    for (i, s) in segments.iter().enumerate() {
+        let lo = Vec2::new(s.a.x.min(s.b.x), s.a.y.min(s.b.y));
+        let hi = Vec2::new(s.a.x.max(s.b.x), s.a.y.max(s.b.y));
+        let (x0, x1, y0, y1) = geom.range(lo, hi);
+        for iy in y0..=y1 {
+            for ix in x0..=x1 {
+                let cmin = geom.cell_min(ix, iy);
+                let cmax = cmin + Vec2::new(geom.cell, geom.cell);
+                if segment_touches_box(s, cmin, cmax, 1e-9) {
+                    pairs.push(((iy * geom.nx + ix) as u32, i as u32));
+                }
+            }
+        }
+    }
+    let mut start = vec![0u32; geom.cells() + 1];
+    for &(c, _) in &pairs {
+        start[c as usize + 1] += 1;
+    }
+    for c in 0..geom.cells() {
+        start[c + 1] += start[c];
+    }
+    let mut next = start.clone();
+    let mut items = vec![0u32; pairs.len()];
+    for (c, i) in pairs {
+        let at = &mut next[c as usize];
+        items[*at as usize] = i;
+        *at += 1;
+    }
+    CellLists { start, items }
+}
+
 /// Everything rays and bodies can meet: static segments and moving circles.
 #[derive(Debug, Clone)]
 pub struct Space {
@@ -325,27 +360,7 @@ impl Space {
     /// A space over `segments`, with `n_circles` circles, on a grid covering `min..max`.
     pub fn new(segments: Vec<Segment>, n_circles: usize, min: Vec2, max: Vec2, cell: f64) -> Self {
         let geom = GridGeom::new(min, max, cell);
-        let mut per_cell: Vec<Vec<u32>> = vec![Vec::new(); geom.cells()];
-        for (i, s) in segments.iter().enumerate() {
-            let lo = Vec2::new(s.a.x.min(s.b.x), s.a.y.min(s.b.y));
-            let hi = Vec2::new(s.a.x.max(s.b.x), s.a.y.max(s.b.y));
-            let (x0, x1, y0, y1) = geom.range(lo, hi);
-            for iy in y0..=y1 {
-                for ix in x0..=x1 {
-                    let cmin = geom.cell_min(ix, iy);
-                    let cmax = cmin + Vec2::new(geom.cell, geom.cell);
-                    if segment_touches_box(s, cmin, cmax, 1e-9) {
-                        per_cell[iy * geom.nx + ix].push(i as u32);
-                    }
-                }
-            }
-        }
-        let mut seg_cells = CellLists::default();
-        seg_cells.start.push(0);
-        for c in &per_cell {
-            seg_cells.items.extend_from_slice(c);
-            seg_cells.start.push(seg_cells.items.len() as u32);
-        }
+        let seg_cells = segment_cells(&geom, &segments);
         let ncells = geom.cells();
         Self {
             geom,
@@ -713,6 +728,47 @@ mod tests {
         // a long thin world too
         let g = GridGeom::new(Vec2::new(0.0, 0.0), Vec2::new(1e7, 0.5), 0.06);
         assert!(g.cells() <= GridGeom::MAX_CELLS && g.max().x >= 1e7);
+    }
+
+    /// The grid only narrows the search: rays through a clutter of random walls, on
+    /// grids of fine and coarse cells covering every wall (as a world's grid does), hit
+    /// what a test of every wall hits.
+    #[test]
+    fn rays_on_the_grid_hit_what_every_wall_tested_hits() {
+        use rand::{Rng, SeedableRng};
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(7);
+        let pt = |r: &mut rand_chacha::ChaCha8Rng| {
+            Vec2::new(r.random_range(-20.0..20.0), r.random_range(-20.0..20.0))
+        };
+        let walls: Vec<Segment> = (0..200)
+            .map(|_| {
+                let a = pt(&mut rng);
+                let b =
+                    a + Vec2::from_angle(rng.random_range(0.0..6.3)) * rng.random_range(0.0..8.0);
+                Segment { a, b }
+            })
+            .collect();
+        for cell in [0.25, 1.0, 7.0] {
+            let s = Space::new(
+                walls.clone(),
+                0,
+                Vec2::new(-29.0, -29.0),
+                Vec2::new(29.0, 29.0),
+                cell,
+            );
+            for _ in 0..500 {
+                let (p, d) = (pt(&mut rng), Vec2::from_angle(rng.random_range(0.0..6.3)));
+                let every = walls
+                    .iter()
+                    .filter_map(|w| ray_segment(p, d, w))
+                    .fold(30.0f64, f64::min);
+                let grid = s.raycast(p, d, 30.0, 0, false);
+                assert!(
+                    (grid - every).abs() < 1e-9,
+                    "cell {cell}: {grid} against {every}"
+                );
+            }
+        }
     }
 
     #[test]
