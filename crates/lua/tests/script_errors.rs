@@ -120,7 +120,8 @@ fn errors_exits_and_limits() {
         &nowhere,
     ) {
         Err(ScriptError::Failed(m)) => assert!(
-            m.contains("init.lua:2: ROS master at http://127.0.0.1:9/"),
+            m.contains("init.lua:2: no ROS master at http://127.0.0.1:9/ (")
+                && m.contains("roscore"),
             "{m}"
         ),
         other => panic!("{other:?}"),

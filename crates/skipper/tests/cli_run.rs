@@ -220,6 +220,29 @@ fn agents_that_do_not_compile_are_their_diagnostics_and_a_count() {
     assert_eq!(lines[1], "error: missing.xabsl: 1 error", "{r}");
 }
 
+/// No master where `ROS_MASTER_URI` points: one line that says so and what to do.
+#[test]
+fn without_a_master_ros_commands_say_there_is_none() {
+    for args in [
+        vec!["run", "--ros", "--until", "1s", "--no-log"],
+        vec!["action", "send", "/robot1/goto", "x=1", "y=0"],
+    ] {
+        let out = Command::new(env!("CARGO_BIN_EXE_skipper"))
+            .args(&args)
+            .env("ROS_MASTER_URI", "http://127.0.0.1:9/")
+            .output()
+            .expect("run skipper");
+        let err = text(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{args:?}: {err}");
+        assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
+        assert!(err.starts_with("error: "), "{args:?}: {err}");
+        assert!(
+            err.contains("no ROS master at http://127.0.0.1:9/ (") && err.contains("roscore"),
+            "{args:?}: {err}"
+        );
+    }
+}
+
 #[test]
 fn a_map_file_runs_directly() {
     let dir = tempfile::tempdir().unwrap();

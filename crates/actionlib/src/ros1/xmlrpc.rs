@@ -135,6 +135,14 @@ pub enum XmlRpcError {
     /// The XML is malformed or not XML-RPC.
     #[error("bad XML-RPC: {0}")]
     Parse(String),
+    /// Nothing answers at the URL (no such host, connection refused or timed out).
+    #[error("cannot connect to {url}: {why}")]
+    Connect {
+        /// the URL called
+        url: String,
+        /// why (the system's words)
+        why: String,
+    },
     /// The HTTP exchange failed.
     #[error("HTTP: {0}")]
     Http(String),
@@ -146,6 +154,15 @@ pub enum XmlRpcError {
         /// `faultString` (empty when the fault has none)
         message: String,
     },
+}
+
+/// An I/O error as a sentence can quote it: its text without the `(os error N)` tail.
+fn system_words(e: &std::io::Error) -> String {
+    let t = e.to_string();
+    match t.rsplit_once(" (os error ") {
+        Some((words, _)) => words.to_string(),
+        None => t,
+    }
 }
 
 /// A method call's XML.
@@ -380,13 +397,17 @@ pub fn call(
     timeout: Duration,
 ) -> Result<Value, XmlRpcError> {
     let (host, port) = split_url(url)?;
+    let unreachable = |why: String| XmlRpcError::Connect {
+        url: url.to_string(),
+        why,
+    };
     let addr = (host.as_str(), port)
         .to_socket_addrs()
-        .map_err(|e| XmlRpcError::Http(format!("{url}: {e}")))?
+        .map_err(|e| unreachable(system_words(&e)))?
         .next()
-        .ok_or_else(|| XmlRpcError::Http(format!("{url}: no address")))?;
-    let mut s = TcpStream::connect_timeout(&addr, timeout)
-        .map_err(|e| XmlRpcError::Http(format!("{url}: {e}")))?;
+        .ok_or_else(|| unreachable("the host has no address".into()))?;
+    let mut s =
+        TcpStream::connect_timeout(&addr, timeout).map_err(|e| unreachable(system_words(&e)))?;
     let _ = s.set_nodelay(true);
     let _ = s.set_read_timeout(Some(timeout));
     let _ = s.set_write_timeout(Some(timeout));

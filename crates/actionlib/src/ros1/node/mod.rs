@@ -46,6 +46,14 @@ pub enum RosError {
         /// what happened
         msg: String,
     },
+    /// Nothing answers at the master's URI.
+    #[error("no ROS master at {uri} ({why}): start roscore, or give the master's URI in ROS_MASTER_URI or __master:=")]
+    NoMaster {
+        /// master URI
+        uri: String,
+        /// why it cannot be reached (the system's words)
+        why: String,
+    },
     /// A socket could not be opened.
     #[error("cannot listen on {0}: {1}")]
     Listen(String, std::io::Error),
@@ -581,8 +589,14 @@ impl Inner {
             uri: self.master_uri.clone(),
             msg,
         };
-        let v = xmlrpc::call(&self.master_uri, method, &params, RPC_TIMEOUT)
-            .map_err(|e| err(format!("{method}: {e}")))?;
+        let v =
+            xmlrpc::call(&self.master_uri, method, &params, RPC_TIMEOUT).map_err(|e| match e {
+                xmlrpc::XmlRpcError::Connect { why, .. } => RosError::NoMaster {
+                    uri: self.master_uri.clone(),
+                    why,
+                },
+                e => err(format!("{method}: {e}")),
+            })?;
         let a = v
             .as_array()
             .ok_or_else(|| err(format!("{method}: the reply is not [code, message, value]")))?;
