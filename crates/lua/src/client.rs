@@ -13,7 +13,7 @@
 //! `actionlib.CommState`, both from 1).
 
 use crate::message::{action_arg, from_lua, message_schema, new_message, to_lua};
-use crate::node::{forget, handle_ns, node, object, queue_arg, register};
+use crate::node::{forget, node, object, queue_arg, register, resolve_under};
 use crate::queue::Queue;
 use crate::runtime::{ctx, fail, pcall};
 use crate::time::{time_arg, timeout_arg, LuaTime};
@@ -70,10 +70,7 @@ fn make(
 ) -> mlua::Result<(String, DynAction, ActionClient<DynAction>)> {
     let action = DynAction(action_arg(lua, spec)?);
     let n = node(lua)?;
-    let names = n.names();
-    let ns = names
-        .resolve_in(&handle_ns(lua, nh)?, name, true)
-        .map_err(|e| fail(lua, e))?;
+    let ns = resolve_under(lua, nh, name)?;
     let clock = Arc::new(crate::runtime::clock(lua));
     let client = ActionClient::with_type(action.clone(), n.name(), clock);
     Ok((ns, action, client))

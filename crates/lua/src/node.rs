@@ -70,9 +70,8 @@ pub(crate) struct NodeHandle {
 impl NodeHandle {
     /// Resolve `name` in this handle's namespace (with the remaps).
     pub fn resolve(&self, lua: &Lua, name: &str) -> mlua::Result<String> {
-        let n = node(lua)?;
-        let names = n.names();
-        names
+        node(lua)?
+            .names()
             .resolve_in(&self.ns, name, true)
             .map_err(|e| fail(lua, e))
     }
@@ -90,9 +89,10 @@ pub(crate) fn handle_ns(lua: &Lua, nh: &Value) -> mlua::Result<String> {
 /// Resolve `name` under the node handle argument `nh`.
 pub(crate) fn resolve_under(lua: &Lua, nh: &Value, name: &str) -> mlua::Result<String> {
     let ns = handle_ns(lua, nh)?;
-    let n = node(lua)?;
-    let names = n.names();
-    names.resolve_in(&ns, name, true).map_err(|e| fail(lua, e))
+    node(lua)?
+        .names()
+        .resolve_in(&ns, name, true)
+        .map_err(|e| fail(lua, e))
 }
 
 /// Remember that `child` was made through the handle `nh` (its `shutdown` ends it).
@@ -110,9 +110,8 @@ impl UserData for NodeHandle {
         m.add_method(
             "resolveName",
             |lua, h, (name, remap): (String, Option<bool>)| {
-                let n = node(lua)?;
-                let names = n.names();
-                names
+                node(lua)?
+                    .names()
                     .resolve_in(&h.ns, &name, remap.unwrap_or(true))
                     .map_err(|e| fail(lua, e))
             },
@@ -566,10 +565,9 @@ pub(crate) fn install(lua: &Lua) -> mlua::Result<()> {
         "NodeHandle",
         lua.create_function(|lua, (ns, parent): (Option<String>, Value)| {
             let parent_ns = handle_ns(lua, &parent)?;
-            let n = node(lua)?;
-            let names = n.names();
             let unresolved = ns.clone().unwrap_or_default();
-            let ns = names
+            let ns = node(lua)?
+                .names()
                 .child_namespace(&parent_ns, &unresolved)
                 .map_err(|e| fail(lua, e))?;
             let ud = lua.create_userdata(NodeHandle { ns, unresolved })?;

@@ -10,7 +10,7 @@
 //! request ends the wait.
 
 use crate::message::{from_lua, new_message, srv_arg, srv_spec_table, to_lua};
-use crate::node::{adopt, forget, handle_ns, node, object, queue_arg, register, NodeHandle};
+use crate::node::{adopt, forget, node, object, queue_arg, register, resolve_under, NodeHandle};
 use crate::queue::Job;
 use crate::runtime::{ctx, fail, pcall};
 use mlua::{AnyUserData, Function, Lua, Table, UserData, UserDataFields, UserDataMethods, Value};
@@ -211,12 +211,8 @@ fn make_client(
     spec: &Value,
     persistent: Option<bool>,
 ) -> mlua::Result<LuaServiceClient> {
-    let ns = handle_ns(lua, nh)?;
     let n = node(lua)?;
-    let names = n.names();
-    let name = names
-        .resolve_in(&ns, name, true)
-        .map_err(|e| fail(lua, e))?;
+    let name = resolve_under(lua, nh, name)?;
     let srv = srv_arg(lua, spec)?;
     let client = DynServiceClient::new(&n, &name, &srv, persistent.unwrap_or(false))
         .map_err(|e| fail(lua, e))?;
