@@ -299,6 +299,85 @@ impl CellLists {
     }
 }
 
+/// The moving circles by cell, rebuilt as they move: each touched cell's list is
+/// `items[start[c]..start[c] + len[c]]`. A rebuild costs what the circles cover, not the
+/// grid's size: only the cells touched last time are reset.
+#[derive(Debug, Clone)]
+struct CircleCells {
+    start: Vec<u32>,
+    len: Vec<u32>,
+    /// cells with a circle, as first met in the last rebuild
+    touched: Vec<u32>,
+    items: Vec<u32>,
+}
+
+impl CircleCells {
+    fn new(cells: usize, circles: usize) -> Self {
+        Self {
+            start: vec![0; cells],
+            len: vec![0; cells],
+            touched: Vec::with_capacity(circles * 4),
+            items: Vec::with_capacity(circles * 4),
+        }
+    }
+
+    #[inline]
+    fn cell(&self, c: usize) -> &[u32] {
+        match (self.start.get(c), self.len.get(c)) {
+            (Some(&a), Some(&n)) if n > 0 => {
+                self.items.get(a as usize..(a + n) as usize).unwrap_or(&[])
+            }
+            _ => &[],
+        }
+    }
+
+    /// Index `boxes` (circle index, its cells as `(x0, x1, y0, y1)`) on a grid `nx`
+    /// cells wide; `worst` is the most (cell, circle) pairs any placement can make, so
+    /// that the lists never grow once warmed up.
+    fn rebuild(
+        &mut self,
+        nx: usize,
+        boxes: impl Iterator<Item = (usize, (usize, usize, usize, usize))> + Clone,
+        worst: usize,
+    ) {
+        for &c in &self.touched {
+            self.len[c as usize] = 0;
+        }
+        self.touched.clear();
+        if self.touched.capacity() < worst {
+            self.touched.reserve(worst);
+        }
+        let cells = |(x0, x1, y0, y1): (usize, usize, usize, usize)| {
+            (y0..=y1).flat_map(move |iy| (x0..=x1).map(move |ix| iy * nx + ix))
+        };
+        for (_, b) in boxes.clone() {
+            for k in cells(b) {
+                if self.len[k] == 0 {
+                    self.touched.push(k as u32);
+                }
+                self.len[k] += 1;
+            }
+        }
+        let mut acc = 0u32;
+        for &c in &self.touched {
+            self.start[c as usize] = acc;
+            acc += std::mem::take(&mut self.len[c as usize]);
+        }
+        if self.items.capacity() < worst {
+            self.items.reserve(worst - self.items.len());
+        }
+        self.items.clear();
+        self.items.resize(acc as usize, 0);
+        // the lengths count again as the lists fill
+        for (i, b) in boxes {
+            for k in cells(b) {
+                self.items[(self.start[k] + self.len[k]) as usize] = i as u32;
+                self.len[k] += 1;
+            }
+        }
+    }
+}
+
 /// The cells each segment touches, as lists by cell: the (cell, segment) pairs found in
 /// one pass, then placed by a counting sort (each cell's segments in index order).
 fn segment_cells(geom: &GridGeom, segments: &[Segment]) -> CellLists {
@@ -343,8 +422,7 @@ pub struct Space {
     circles: Vec<Circle>,
     /// circles taking part in sensing and contacts (a carried object does not)
     circle_solid: Vec<bool>,
-    circ_cells: CellLists,
-    counts: Vec<u32>,
+    circ_cells: CircleCells,
 }
 
 /// What a circle touches.
@@ -374,11 +452,7 @@ impl Space {
                 n_circles
             ],
             circle_solid: vec![true; n_circles],
-            circ_cells: CellLists {
-                start: vec![0; ncells + 1],
-                items: Vec::with_capacity(n_circles * 4),
-            },
-            counts: vec![0; ncells],
+            circ_cells: CircleCells::new(ncells, n_circles),
         }
     }
 
@@ -417,27 +491,19 @@ impl Space {
     /// may move up to `margin` before the index must be rebuilt.
     pub fn index_circles_with_margin(&mut self, margin: f64) {
         let geom = &self.geom;
-        self.counts.iter_mut().for_each(|c| *c = 0);
-        for (i, c) in self.circles.iter().enumerate() {
-            if !self.circle_solid[i] {
-                continue;
-            }
-            let rr = c.r + margin;
-            let (x0, x1, y0, y1) = geom.range(c.c - Vec2::new(rr, rr), c.c + Vec2::new(rr, rr));
-            for iy in y0..=y1 {
-                for ix in x0..=x1 {
-                    self.counts[iy * geom.nx + ix] += 1;
-                }
-            }
-        }
-        let starts = &mut self.circ_cells.start;
-        let mut acc = 0u32;
-        for (k, n) in self.counts.iter().enumerate() {
-            starts[k] = acc;
-            acc += n;
-        }
-        starts[self.counts.len()] = acc;
-        let items = &mut self.circ_cells.items;
+        let solid = &self.circle_solid;
+        let boxes = self
+            .circles
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| solid[*i])
+            .map(|(i, c)| {
+                let rr = c.r + margin;
+                (
+                    i,
+                    geom.range(c.c - Vec2::new(rr, rr), c.c + Vec2::new(rr, rr)),
+                )
+            });
         // reserve for the worst case once, so that moving circles never grow the index
         let max_r = self.circles.iter().fold(0.0f64, |m, c| m.max(c.r)) + margin;
         let per = ((2.0 * max_r * geom.inv_cell).floor() as usize + 2).pow(2);
@@ -446,29 +512,7 @@ impl Space {
             .len()
             .saturating_mul(per)
             .min(self.circles.len() * geom.cells());
-        if items.capacity() < worst {
-            items.reserve(worst - items.len());
-        }
-        items.clear();
-        items.resize(acc as usize, 0);
-        // reuse counts as fill cursors
-        for (k, n) in self.counts.iter_mut().enumerate() {
-            *n = starts[k];
-        }
-        for (i, c) in self.circles.iter().enumerate() {
-            if !self.circle_solid[i] {
-                continue;
-            }
-            let rr = c.r + margin;
-            let (x0, x1, y0, y1) = geom.range(c.c - Vec2::new(rr, rr), c.c + Vec2::new(rr, rr));
-            for iy in y0..=y1 {
-                for ix in x0..=x1 {
-                    let k = iy * geom.nx + ix;
-                    items[self.counts[k] as usize] = i as u32;
-                    self.counts[k] += 1;
-                }
-            }
-        }
+        self.circ_cells.rebuild(geom.nx, boxes, worst);
     }
 
     /// Distance from `p` along the unit vector `d` to the nearest wall or solid circle
@@ -730,11 +774,12 @@ mod tests {
         assert!(g.cells() <= GridGeom::MAX_CELLS && g.max().x >= 1e7);
     }
 
-    /// The grid only narrows the search: rays through a clutter of random walls, on
-    /// grids of fine and coarse cells covering every wall (as a world's grid does), hit
-    /// what a test of every wall hits.
+    /// The grid only narrows the search: rays through a clutter of random walls and
+    /// circles, on grids of fine and coarse cells covering every wall (as a world's grid
+    /// does), hit what a test of every wall and circle hits, however often the circles
+    /// move and are indexed again (with and without a margin).
     #[test]
-    fn rays_on_the_grid_hit_what_every_wall_tested_hits() {
+    fn rays_on_the_grid_hit_what_every_wall_and_circle_tested_hits() {
         use rand::{Rng, SeedableRng};
         let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(7);
         let pt = |r: &mut rand_chacha::ChaCha8Rng| {
@@ -748,25 +793,40 @@ mod tests {
                 Segment { a, b }
             })
             .collect();
+        let n = 30;
         for cell in [0.25, 1.0, 7.0] {
-            let s = Space::new(
-                walls.clone(),
-                0,
-                Vec2::new(-29.0, -29.0),
-                Vec2::new(29.0, 29.0),
-                cell,
-            );
-            for _ in 0..500 {
-                let (p, d) = (pt(&mut rng), Vec2::from_angle(rng.random_range(0.0..6.3)));
-                let every = walls
-                    .iter()
-                    .filter_map(|w| ray_segment(p, d, w))
-                    .fold(30.0f64, f64::min);
-                let grid = s.raycast(p, d, 30.0, 0, false);
-                assert!(
-                    (grid - every).abs() < 1e-9,
-                    "cell {cell}: {grid} against {every}"
-                );
+            let (lo, hi) = (Vec2::new(-29.0, -29.0), Vec2::new(29.0, 29.0));
+            let mut s = Space::new(walls.clone(), n, lo, hi, cell);
+            for round in 0..6 {
+                let circles: Vec<(Circle, bool)> = (0..n)
+                    .map(|_| {
+                        let c = Circle {
+                            c: pt(&mut rng),
+                            r: rng.random_range(0.1..2.0),
+                        };
+                        (c, rng.random_bool(0.8))
+                    })
+                    .collect();
+                for (i, (c, solid)) in circles.iter().enumerate() {
+                    s.set_circle(i, *c, *solid);
+                }
+                s.index_circles_with_margin(if round % 2 == 0 { 0.0 } else { 0.5 });
+                for _ in 0..200 {
+                    let (p, d) = (pt(&mut rng), Vec2::from_angle(rng.random_range(0.0..6.3)));
+                    let skip = rng.random_range(0..n);
+                    let every = walls
+                        .iter()
+                        .filter_map(|w| ray_segment(p, d, w))
+                        .chain(circles.iter().enumerate().filter_map(|(i, (c, solid))| {
+                            (*solid && i != skip).then(|| ray_circle(p, d, c)).flatten()
+                        }))
+                        .fold(30.0f64, f64::min);
+                    let grid = s.raycast(p, d, 30.0, skip, true);
+                    assert!(
+                        (grid - every).abs() < 1e-9,
+                        "cell {cell}, round {round}: {grid} against {every}"
+                    );
+                }
             }
         }
     }
