@@ -6,11 +6,15 @@
 //! Robots drive and turn at different rates, so they meet walls and each other.
 //! Sonar arrays fire one transducer every 40 ms each, as the P3 firmware does; the
 //! `-all` variants fire all 16 every cycle.
+//!
+//! `world_extent/step` compares one robot's cycle in a 1 km × 1 km box (a grid of 10^6
+//! cells) with the same cycle in the 25 m room: a cycle's cost should not grow with the
+//! world's extent.
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use skipper_core::{Actuation, Drive, Events, World};
 use skipper_sim::ground::populate;
-use skipper_sim::{load_world, GroundWorld};
+use skipper_sim::{load_world, parse_world, GroundWorld};
 use std::path::Path;
 use std::time::Duration;
 
@@ -71,5 +75,39 @@ fn bench(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, bench);
+/// One robot driving in a box `side` metres wide.
+fn boxed(side: f64) -> GroundWorld {
+    let text = format!("world box\nbox 0 0 {side} {side}\nrobot r 0 0 0\n");
+    let spec = parse_world(&text, "box.world", None).expect("a box world");
+    let mut w = GroundWorld::new(&spec, 1).expect("valid");
+    let a = Actuation {
+        drive: Some(Drive::velocity(0.4, 0.2)),
+        ..Default::default()
+    };
+    w.vehicle_mut(0)
+        .unwrap()
+        .act(Duration::ZERO, &a, &mut Events::new());
+    w
+}
+
+fn extent(c: &mut Criterion) {
+    let mut g = c.benchmark_group("world_extent/step");
+    g.sample_size(20);
+    for side in [25.0, 1000.0] {
+        let mut w = boxed(side);
+        let mut events = Events::new();
+        let dt = Duration::from_millis(100);
+        let mut now = Duration::ZERO;
+        g.bench_function(BenchmarkId::new("box_m", side), |b| {
+            b.iter(|| {
+                events.clear();
+                w.advance(now, dt, &mut events);
+                now += dt;
+            })
+        });
+    }
+    g.finish();
+}
+
+criterion_group!(benches, bench, extent);
 criterion_main!(benches);
