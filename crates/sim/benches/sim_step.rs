@@ -11,7 +11,10 @@
 //! cells) with the same cycle in the 25 m room: a cycle's cost should not grow with the
 //! world's extent.
 
-use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
+use criterion::measurement::WallTime;
+use criterion::{
+    criterion_group, criterion_main, BenchmarkGroup, BenchmarkId, Criterion, Throughput,
+};
 use skipper_core::{Actuation, Drive, Events, World};
 use skipper_sim::ground::populate;
 use skipper_sim::{load_world, parse_world, GroundWorld};
@@ -46,6 +49,20 @@ fn office(n: usize, laser: bool, all_sonars: bool) -> GroundWorld {
     w
 }
 
+/// Time `w`'s 100 ms cycles, one after another, as benchmark `id` of `g`.
+fn cycles(g: &mut BenchmarkGroup<'_, WallTime>, id: BenchmarkId, mut w: GroundWorld) {
+    let mut events = Events::new();
+    let dt = Duration::from_millis(100);
+    let mut now = Duration::ZERO;
+    g.bench_function(id, |b| {
+        b.iter(|| {
+            events.clear();
+            w.advance(now, dt, &mut events);
+            now += dt;
+        })
+    });
+}
+
 fn bench(c: &mut Criterion) {
     let mut g = c.benchmark_group("vs_stage/office_step");
     g.sample_size(20);
@@ -58,18 +75,8 @@ fn bench(c: &mut Criterion) {
         ("sonar-all+laser", true, true),
     ] {
         for &n in &[1usize, 100, 1000] {
-            let mut w = office(n, laser, all);
-            let mut events = Events::new();
-            let dt = Duration::from_millis(100);
-            let mut now = Duration::ZERO;
             g.throughput(Throughput::Elements(n as u64));
-            g.bench_function(BenchmarkId::new(label, n), |b| {
-                b.iter(|| {
-                    events.clear();
-                    w.advance(now, dt, &mut events);
-                    now += dt;
-                })
-            });
+            cycles(&mut g, BenchmarkId::new(label, n), office(n, laser, all));
         }
     }
     g.finish();
@@ -94,17 +101,7 @@ fn extent(c: &mut Criterion) {
     let mut g = c.benchmark_group("world_extent/step");
     g.sample_size(20);
     for side in [25.0, 1000.0] {
-        let mut w = boxed(side);
-        let mut events = Events::new();
-        let dt = Duration::from_millis(100);
-        let mut now = Duration::ZERO;
-        g.bench_function(BenchmarkId::new("box_m", side), |b| {
-            b.iter(|| {
-                events.clear();
-                w.advance(now, dt, &mut events);
-                now += dt;
-            })
-        });
+        cycles(&mut g, BenchmarkId::new("box_m", side), boxed(side));
     }
     g.finish();
 }
