@@ -337,15 +337,9 @@ fn init(
     if let Some(h) = &ra.host {
         cfg.advertise_host = h.clone();
     }
+    // `_param:=value` as roscpp's `param::init`: `~param` resolved with the remaps
+    cfg.private_params = ra.params.clone();
     let node = Node::new(cfg).map_err(|e| fail(lua, e))?;
-    for (k, v) in &ra.params {
-        let key = node
-            .names()
-            .resolve_in(node.names().namespace(), &format!("~{k}"), false)
-            .map_err(|e| fail(lua, e))?;
-        node.set_param(&key, Xml::from(v.clone()))
-            .map_err(|e| fail(lua, e))?;
-    }
     let (clock, clock_sub) = crate::clock::for_node(&node).map_err(|e| fail(lua, e))?;
     *c.clock.borrow_mut() = clock;
     let rosout = crate::rosout::Rosout::advertise(&node).map_err(|e| fail(lua, e))?;

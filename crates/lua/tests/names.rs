@@ -5,6 +5,7 @@
 mod common;
 use common::*;
 use skipper_actionlib::ros1::testing::FakeMaster;
+use skipper_actionlib::ros1::xmlrpc::Value;
 use skipper_lua::Outcome;
 
 /// `ROS_NAMESPACE` is the process's: this file's one test sets it.
@@ -23,4 +24,26 @@ ros.shutdown()";
     let s = Script::source(&m.uri, "names.lua", src.into(), &[]);
     assert_eq!(s.join(), Ok(Outcome::Finished(0)));
     assert_eq!(m.callers(), ["/robots/talker"]);
+}
+
+/// `_param:=value` sets `~param` as roscpp's `param::init` does: resolved in the node's
+/// namespace and through the remaps (`~speed:=/fleet/speed` moves it), before the script
+/// runs. `__ns:=` is given, so `ROS_NAMESPACE` (the other test's) does not matter.
+#[test]
+fn private_parameters_from_the_arguments_resolve_through_the_remaps() {
+    let m = FakeMaster::start().unwrap();
+    let src = "local ros = require 'ros'
+ros.init('driver')
+ros.shutdown()";
+    let args = [
+        "__ns:=/robots",
+        "_speed:=0.5",
+        "~speed:=/fleet/speed",
+        "_gain:=2",
+    ];
+    let s = Script::source(&m.uri, "params.lua", src.into(), &args);
+    assert_eq!(s.join(), Ok(Outcome::Finished(0)));
+    assert_eq!(m.param("/fleet/speed"), Some(Value::Double(0.5)));
+    assert_eq!(m.param("/robots/driver/speed"), None);
+    assert_eq!(m.param("/robots/driver/gain"), Some(Value::Int(2)));
 }

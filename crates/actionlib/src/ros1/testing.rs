@@ -122,6 +122,11 @@ impl FakeMaster {
         lock(&self.state).services.get(name).cloned()
     }
 
+    /// A parameter's value, if set.
+    pub fn param(&self, k: &str) -> Option<Value> {
+        lock(&self.state).params.get(k).cloned()
+    }
+
     /// Set a parameter.
     pub fn set_param(&self, k: &str, v: Value) {
         lock(&self.state).params.insert(k.into(), v);
