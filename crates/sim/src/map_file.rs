@@ -29,6 +29,7 @@ pub fn parse_map(text: &str, file: &str) -> Result<WorldSpec, WorldErrors> {
             .file_stem()
             .map(|s| s.to_string_lossy().into_owned())
             .unwrap_or_default(),
+        file: file.to_string(),
         ..Default::default()
     };
     let mut errors = Vec::new();

@@ -153,6 +153,9 @@ impl Default for Settings {
 pub struct WorldSpec {
     /// Name.
     pub name: String,
+    /// The file it was read from (empty for a world built in code): errors that belong to
+    /// no line of it name it.
+    pub file: String,
     /// Walls.
     pub walls: Vec<WallSpec>,
     /// Balls and cans.

@@ -168,6 +168,7 @@ pub fn parse_world(text: &str, file: &str, base: Option<&Path>) -> Result<WorldS
             .file_stem()
             .map(|s| s.to_string_lossy().into_owned())
             .unwrap_or_default(),
+        file: file.to_string(),
         ..Default::default()
     };
     let mut errors = Vec::new();

@@ -1,5 +1,6 @@
 //! World files and `.map` import: what loads, what is refused, and how errors read.
 
+use skipper_sim::ground::populate;
 use skipper_sim::{load_world, parse_world, GroundWorld, WorldErrors};
 use std::path::Path;
 
@@ -77,12 +78,28 @@ fn overlapping_robots_and_a_world_without_robots_are_refused() {
         .unwrap()
         .to_string()
         .contains("overlaps robot `a`"));
-    let spec = parse_world("box 0 0 10 10\n", "w.world", None).unwrap();
-    assert!(GroundWorld::new(&spec, 0)
-        .err()
-        .unwrap()
-        .to_string()
-        .contains("no robot"));
+    // an error of no line names the file, not the world's name
+    let spec = parse_world("world Office\nbox 0 0 10 10\n", "worlds/w.world", None).unwrap();
+    let e = GroundWorld::new(&spec, 0).err().unwrap().to_string();
+    assert!(
+        e.starts_with("error: worlds/w.world: the world has no robot"),
+        "{e}"
+    );
+}
+
+/// `--robots N` in a world without robots places them around (0, 0); where that is not
+/// free, the error says so instead of "room for only 0 robots".
+#[test]
+fn robots_placed_in_a_world_without_one_start_at_the_origin() {
+    let mut spec = parse_world("box 0 0 10 10\n", "w.world", None).unwrap();
+    populate(&mut spec, 3).unwrap();
+    assert_eq!(spec.robots.len(), 3);
+    let mut spec = parse_world("box 0 0 10 10\nwall -1 0 1 0\n", "w.world", None).unwrap();
+    let e = populate(&mut spec, 3).unwrap_err();
+    assert!(
+        e.contains("(0, 0), where they would start, is not free"),
+        "{e}"
+    );
 }
 
 #[test]

@@ -701,18 +701,24 @@ fn push_out_of_robot(o: &mut Object, r: &GroundRobot) {
 
 fn validate(spec: &WorldSpec) -> Result<(), WorldErrors> {
     let mut errors = Vec::new();
-    let err = |loc: &Option<crate::error::Location>, msg: String| match loc {
-        Some(l) => WorldError::at(l, msg),
+    // errors of no line name the file it came from, or a built world's name
+    let file = if spec.file.is_empty() {
+        &spec.name
+    } else {
+        &spec.file
+    };
+    let err = |loc: &Option<crate::error::Location>, message: String| match loc {
+        Some(l) => WorldError::at(l, message),
         None => WorldError::Io {
-            file: spec.name.clone(),
-            message: msg,
+            file: file.clone(),
+            message,
         },
     };
     if spec.robots.is_empty() {
-        errors.push(WorldError::Io {
-            file: spec.name.clone(),
-            message: "the world has no robot: add a line `robot NAME X Y [YAW]` (or a RobotHome cairn to a .map)".into(),
-        });
+        errors.push(err(
+            &None,
+            "the world has no robot: add a line `robot NAME X Y [YAW]` (or a RobotHome cairn to a .map)".into(),
+        ));
     }
     for (i, r) in spec.robots.iter().enumerate() {
         let p = r.pose.position();
@@ -866,6 +872,9 @@ pub fn populate(spec: &mut WorldSpec, total: usize) -> Result<(), String> {
             })
         })
     };
+    if spec.robots.is_empty() && !clear(origin) {
+        return Err("the world has no robot to place the others around, and (0, 0), where they would start, is not free (inside a wall or outside the world): add a line `robot NAME X Y`".into());
+    }
     let mut seen = HashSet::from([(0i64, 0i64)]);
     let mut queue = VecDeque::from([(0i64, 0i64)]);
     let mut next_name = spec.robots.len() + 1;
