@@ -6,12 +6,13 @@
 //! Lua 5.1 names scripts written for LuaJIT use (`unpack`, `loadstring`, `math.pow`,
 //! `table.getn`). The script's arguments are `arg` and `...`.
 //!
-//! Limits: a memory limit ([`Options::memory_limit`]); an instruction limit
-//! ([`Options::instruction_limit`]: a script that runs more Lua instructions than that
-//! is ended with [`ScriptError::Limit`] at the line it was on); a [`Stop`] request makes
-//! `ros.ok()` false and ends every wait the API makes, and once the grace period has
-//! passed the instruction hook raises an error wherever the script is (a runaway loop
-//! included). `os.exit(code)` ends the script the same way, with its status, so the
+//! Limits: a memory limit ([`Options::memory_limit`]: a script that runs out fails with
+//! the line it was on at the last hook while it held half the limit or more); an
+//! instruction limit ([`Options::instruction_limit`]: a script that runs more Lua
+//! instructions than that is ended with [`ScriptError::Limit`] at the line it was on);
+//! a [`Stop`] request makes `ros.ok()` false and ends every wait the API makes, and
+//! once the grace period has passed the instruction hook raises an error wherever the
+//! script is (a runaway loop included). `os.exit(code)` ends the script the same way, with its status, so the
 //! node is always taken down cleanly (goals ended, topics and services unregistered).
 //! A script's own `pcall` / `xpcall` cannot catch these ends (exit, interrupt, limit):
 //! they pass through it.
@@ -178,6 +179,10 @@ pub(crate) struct Ctx {
     pub clock: RefCell<crate::clock::RosClock>,
     /// the script's name and text (errors show its lines)
     pub script: crate::diag::Script,
+    /// where the script was (`file:line: `) at the last hook while it held half its
+    /// memory limit or more, for the error when it runs out (Lua calls no message
+    /// handler for that)
+    pub memory_near: RefCell<String>,
 }
 
 /// Work done on the script's thread each time the default queue is spun.
@@ -362,10 +367,12 @@ pub(crate) fn pcall(
             return Err((**e).clone());
         }
     }
-    Ok(Err(crate::diag::runtime_error(
-        &ctx(lua).script,
-        &describe(&v),
-    )))
+    let text = if is_out_of_memory(&v) {
+        out_of_memory(lua)
+    } else {
+        describe(&v)
+    };
+    Ok(Err(crate::diag::runtime_error(&ctx(lua).script, &text)))
 }
 
 fn setup_error(e: mlua::Error) -> ScriptError {
@@ -409,6 +416,7 @@ pub fn run_source(
             name: name.to_string(),
             source: String::from_utf8_lossy(src).into_owned(),
         },
+        memory_near: RefCell::default(),
     });
     lua.set_app_data(ctx.clone());
     install(&lua, name, args).map_err(setup_error)?;
@@ -425,15 +433,22 @@ pub fn run_source(
     }
 }
 
-/// Every [`HOOK_STEP`] instructions: interrupt an overdue stop, count toward the limit.
+/// Every [`HOOK_STEP`] instructions: interrupt an overdue stop, note where the script is
+/// while its memory is near the limit, count toward the instruction limit.
 fn set_hook(lua: &Lua, stop: &Stop, options: &Options) -> mlua::Result<()> {
     let (st, grace, limit) = (stop.clone(), options.grace, options.instruction_limit);
-    let ran = Cell::new(0u64);
+    // half: a table or string that doubles fails from there, in one step
+    let near = options.memory_limit / 2;
+    let (ran, noted) = (Cell::new(0u64), Cell::new(false));
     lua.set_hook(
         HookTriggers::new().every_nth_instruction(HOOK_STEP),
         move |lua, _| {
             if st.overdue(grace) {
                 return Err(mlua::Error::external(Interrupted(grace)));
+            }
+            let high = lua.used_memory() >= near;
+            if high || noted.replace(high) {
+                note_memory(lua, high);
             }
             ran.set(ran.get().saturating_add(u64::from(HOOK_STEP)));
             match limit {
@@ -444,6 +459,39 @@ fn set_hook(lua: &Lua, stop: &Stop, options: &Options) -> mlua::Result<()> {
                 _ => Ok(VmState::Continue),
             }
         },
+    )
+}
+
+/// Remember where the script is while its memory is `high`, forget it when it is not.
+fn note_memory(lua: &Lua, high: bool) {
+    let c = ctx(lua);
+    let mut at = c.memory_near.borrow_mut();
+    if high {
+        *at = where_(lua);
+    } else {
+        at.clear();
+    }
+}
+
+/// Lua's error value for a failed allocation. It reaches no message handler, so it
+/// comes without a place or a traceback; an `error()` call's value always has them.
+fn is_out_of_memory(v: &Value) -> bool {
+    matches!(v, Value::String(s) if s.as_bytes() == b"not enough memory".as_slice())
+}
+
+/// The message for a script that ran out of memory: where it was last seen near the
+/// limit, and the limit.
+fn out_of_memory(lua: &Lua) -> String {
+    let c = ctx(lua);
+    let limit = c.options.memory_limit;
+    let size = if limit % (1 << 20) == 0 {
+        format!("{} MiB", limit >> 20)
+    } else {
+        format!("{limit} bytes")
+    };
+    format!(
+        "{}the script ran out of memory: its Lua state may hold {size} (skipper lua --memory)",
+        c.memory_near.borrow()
     )
 }
 

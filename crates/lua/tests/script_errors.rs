@@ -107,7 +107,12 @@ fn errors_exits_and_limits() {
         "local t = {}\nfor i = 1, 1e9 do t[i] = i end",
         &small,
     ) {
-        Err(ScriptError::Failed(m)) => assert!(m.contains("memory"), "{m}"),
+        // the line it was on, its source, and the limit
+        Err(ScriptError::Failed(m)) => assert!(
+            m.starts_with("big.lua:2: the script ran out of memory: its Lua state may hold 16 MiB (skipper lua --memory)\n")
+                && m.contains("for i = 1, 1e9 do t[i] = i end"),
+            "{m}"
+        ),
         other => panic!("{other:?}"),
     }
     let nowhere = Options {
