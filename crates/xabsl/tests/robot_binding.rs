@@ -65,6 +65,10 @@ output paddles: close -> gripper(close), open -> gripper(open);
 "#;
 
 fn controller() -> XabslController {
+    controller_with(BINDING)
+}
+
+fn controller_with(binding: &str) -> XabslController {
     let mut files = MemLoader::new();
     files
         .add("agents.xabsl", AGENTS)
@@ -75,7 +79,7 @@ fn controller() -> XabslController {
     assert!(!c.diagnostics.has_errors(), "{}", c.render());
     XabslController::new(
         Arc::new(c.program),
-        Some((Path::new("agents.binding"), BINDING)),
+        Some((Path::new("agents.binding"), binding)),
     )
     .unwrap()
 }
@@ -159,6 +163,18 @@ fn a_missing_signal_is_named_at_start() {
     let err = ctl.start(&info, &signals).unwrap_err();
     assert!(
         err.message().contains("`cam.seen`") && err.message().contains("`cam.distance`"),
+        "{}",
+        err.message()
+    );
+    assert!(!err.message().contains("landmark"), "{}", err.message());
+    // a landmark's signals come from the world: the error says where to get them
+    let mut ctl = controller_with(&BINDING.replace("cam.distance", "landmark.goal.distance"));
+    let err = ctl.start(&info, &signals).unwrap_err();
+    assert!(
+        err.message().contains("`landmark.goal.distance`")
+            && err
+                .message()
+                .contains("the world's `landmark NAME X Y` lines"),
         "{}",
         err.message()
     );

@@ -410,8 +410,14 @@ impl Controller for XabslController {
             }
         }
         if !missing.is_empty() {
+            // the simulator's landmark signals come from the world, not from the robot
+            let world = if missing.iter().any(|n| n.starts_with("`landmark.")) {
+                "; `landmark.NAME.*` signals come from the world's `landmark NAME X Y` lines: run in a world that has them (--world)"
+            } else {
+                ""
+            };
             return Err(ControllerError::vehicle(format!(
-                "{} has no signal {}: bind the input symbols that read them in the agents' binding file (`input NAME = EXPRESSION;`, see docs/xabsl.md)",
+                "{} has no signal {}: bind the input symbols that read them in the agents' binding file (`input NAME = EXPRESSION;`, see docs/xabsl.md){world}",
                 vehicle.name,
                 missing.join(", ")
             )));
