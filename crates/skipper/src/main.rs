@@ -131,6 +131,25 @@ mod tests {
         }
     }
 
+    /// `--help` of every command shows how it is used (clap's own `help` aside).
+    #[test]
+    fn every_command_has_examples() {
+        fn walk(cmd: &clap::Command, path: &str) {
+            let h = cmd
+                .get_after_help()
+                .map(|h| h.to_string())
+                .unwrap_or_default();
+            assert!(
+                h.contains("Examples:") || h.contains("For example"),
+                "`{path} --help` shows no example"
+            );
+            for sub in cmd.get_subcommands().filter(|s| s.get_name() != "help") {
+                walk(sub, &format!("{path} {}", sub.get_name()));
+            }
+        }
+        walk(&Cli::command(), "skipper");
+    }
+
     /// clap re-wraps a line of help that is wider than the terminal, which breaks an
     /// example command or its comment in two; lines of at most 80 columns stay as written.
     #[test]

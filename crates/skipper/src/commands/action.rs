@@ -21,6 +21,10 @@ use std::time::{Duration, Instant};
 
 /// `skipper action ...`
 #[derive(Debug, Args)]
+#[command(after_help = "Examples:
+  # drive robot1 of `skipper run --ros` (or `--ros2`) to (2, 1)
+  skipper action send /robot1/goto x=2 y=1
+  skipper action send --ros2 /robot1/goto x=2 y=1")]
 pub struct ActionArgs {
     #[command(subcommand)]
     pub command: ActionCommand,

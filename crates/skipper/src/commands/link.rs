@@ -21,6 +21,10 @@ pub const DEFAULT_LISTEN: &str = "127.0.0.1:12100";
 
 /// `skipper link ...`
 #[derive(Debug, Args)]
+#[command(after_help = "Examples:
+  skipper link serve --world examples/worlds/soar-tour.world
+  # then, in another shell:
+  skipper-soar-bridge examples/soar/waypoint-tour.soar --connect 127.0.0.1:12100")]
 pub struct LinkArgs {
     #[command(subcommand)]
     pub command: LinkCommand,

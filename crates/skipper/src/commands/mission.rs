@@ -7,6 +7,9 @@ use std::path::PathBuf;
 
 /// `skipper mission ...`
 #[derive(Debug, Args)]
+#[command(after_help = "Examples:
+  skipper mission check examples/missions/test_mission.lua
+  skipper mission check my_mission.lua && skipper run my_mission.lua")]
 pub struct MissionArgs {
     #[command(subcommand)]
     pub command: MissionCommand,

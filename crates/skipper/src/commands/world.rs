@@ -7,6 +7,9 @@ use std::path::PathBuf;
 
 /// `skipper world ...`
 #[derive(Debug, Args)]
+#[command(after_help = "Examples:
+  skipper world check examples/worlds/office.world
+  skipper world check lab.map")]
 pub struct WorldArgs {
     #[command(subcommand)]
     pub command: WorldCommand,

@@ -12,6 +12,10 @@ use std::sync::Arc;
 
 /// `skipper xabsl ...`
 #[derive(Debug, Args)]
+#[command(after_help = "Examples:
+  skipper xabsl check examples/xabsl/soccer/agents.xabsl
+  skipper xabsl doc examples/xabsl/turn_and_release/agents.xabsl -o doc/
+  skipper xabsl ic examples/xabsl/soccer/agents.xabsl > soccer.ic")]
 pub struct XabslArgs {
     #[command(subcommand)]
     pub command: XabslCommand,
