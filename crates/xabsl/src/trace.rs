@@ -8,7 +8,8 @@
 //! the last one plus 100; inputs not given keep their last value (initially 0, false,
 //! the first element); enumerated values may be written with or without the
 //! enumeration's name. Other keys (such as a golden trace's `path`) are ignored, so a
-//! golden trace is itself a valid input file.
+//! golden trace is itself a valid input file; an input symbol's name as a key of the
+//! line (not under `inputs`) is an error.
 
 use crate::engine::Engine;
 use crate::model::{SymbolKind, Type};
@@ -68,6 +69,7 @@ impl TraceRunner {
             })?,
             None => self.time.map_or(0, |t| t.saturating_add(100)),
         };
+        self.misplaced_inputs(obj)?;
         if let Some(inputs) = obj.get("inputs") {
             let inputs = inputs
                 .as_object()
@@ -82,6 +84,34 @@ impl TraceRunner {
         self.out.clear();
         write_cycle(&mut self.out, &self.engine, cycle, time);
         Ok(&self.out)
+    }
+
+    /// An input symbol's name as a key of the line itself (not under `inputs`) would be
+    /// ignored with the other keys: it is an error instead.
+    fn misplaced_inputs(
+        &self,
+        obj: &serde_json::Map<String, serde_json::Value>,
+    ) -> Result<(), Error> {
+        const KEYS: [&str; 6] = [
+            "cycle",
+            "time_ms",
+            "inputs",
+            "path",
+            "outputs",
+            "basic_behaviors",
+        ];
+        let p = self.engine.program();
+        for (name, value) in obj.iter().filter(|(k, _)| !KEYS.contains(&k.as_str())) {
+            if p.symbols
+                .iter()
+                .any(|s| s.name == *name && s.kind == SymbolKind::Input)
+            {
+                return Err(Error::Engine(format!(
+                    "`{name}` is an input symbol: give it under `inputs`, as in {{\"inputs\": {{\"{name}\": {value}}}}}"
+                )));
+            }
+        }
+        Ok(())
     }
 
     fn set_input(&mut self, name: &str, value: &serde_json::Value) -> Result<(), Error> {

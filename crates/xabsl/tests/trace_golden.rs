@@ -42,3 +42,20 @@ fn seed7_n5_trace_reproduced_exactly() {
 fn seed7_n20_trace_reproduced_exactly() {
     replay("seed7-N20");
 }
+
+/// An input symbol written as a key of the line, not under `inputs`, would change
+/// nothing: it is an error that says where it belongs. Other keys stay ignored.
+#[test]
+fn an_input_outside_inputs_is_an_error_that_says_where_it_goes() {
+    let d = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/golden/seed7-N5");
+    let c = compile_path(d.join("agents.xabsl"));
+    let mut runner = TraceRunner::new(Engine::new(Arc::new(c.program)).unwrap());
+    let e = runner.step(r#"{"in.b0": true}"#).unwrap_err().to_string();
+    assert!(
+        e.contains(r#"`in.b0` is an input symbol: give it under `inputs`, as in {"inputs": {"in.b0": true}}"#),
+        "{e}"
+    );
+    assert!(runner
+        .step(r#"{"note": "any other key", "time_ms": 5}"#)
+        .is_ok());
+}
