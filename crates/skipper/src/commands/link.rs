@@ -124,7 +124,7 @@ fn serve(a: ServeArgs) -> Result<u8, Failure> {
         .collect();
     let config = a
         .clock
-        .config(a.rate, !matches!(w.vehicle, VehicleChoice::Sim))?;
+        .config(a.rate, false, !matches!(w.vehicle, VehicleChoice::Sim))?;
     let (realtime, period) = (config.realtime, config.period);
     let post = PostOffice::new();
     let hub = Hub::new(

@@ -181,7 +181,7 @@ pub fn run(args: RunArgs) -> Result<u8, Failure> {
     };
     let real_robot = !matches!(args.world.vehicle, VehicleChoice::Sim);
     let rate = args.rate.unwrap_or(setup.rate);
-    let config = args.clock.config(rate, options.goto || real_robot)?;
+    let config = args.clock.config(rate, options.goto, real_robot)?;
     let ros = args
         .ros
         .as_deref()

@@ -52,24 +52,31 @@ pub struct ClockArgs {
     /// Pace the run by the wall clock (real robots always are).
     #[arg(long)]
     pub realtime: bool,
-    /// With --realtime: run this many times faster than real time.
-    #[arg(long, default_value_t = 1.0, value_name = "FACTOR")]
-    pub speed: f64,
+    /// Pace the run by the wall clock at this many times real time (implies --realtime;
+    /// simulated robots only) [default: 1].
+    #[arg(long, value_name = "FACTOR")]
+    pub speed: Option<f64>,
 }
 
 impl ClockArgs {
-    /// The run's configuration at `rate` Hz, paced by the wall clock if `realtime` (or
-    /// `--realtime`) says so; bad numbers are bad input.
-    pub fn config(&self, rate: f64, realtime: bool) -> Result<RunConfig, Failure> {
+    /// The run's configuration at `rate` Hz, paced by the wall clock if `paced` (a real
+    /// robot, goals from outside), `--realtime` or `--speed` says so; bad numbers are bad
+    /// input, and so is a speed other than 1 for a real robot.
+    pub fn config(&self, rate: f64, paced: bool, real_robot: bool) -> Result<RunConfig, Failure> {
         let period = seconds::period_of_rate(rate)
             .map_err(|e| Failure::bad_input(format!("--rate (Hz): {e}")))?;
-        seconds::speed_factor(self.speed)
-            .map_err(|e| Failure::bad_input(format!("--speed: {e}")))?;
+        let speed = self.speed.unwrap_or(1.0);
+        seconds::speed_factor(speed).map_err(|e| Failure::bad_input(format!("--speed: {e}")))?;
+        if real_robot && speed != 1.0 {
+            return Err(Failure::bad_input(format!(
+                "--speed {speed}: a real robot runs in real time; --speed is for simulated robots"
+            )));
+        }
         Ok(RunConfig {
             period,
             until: self.until,
-            realtime: realtime || self.realtime,
-            speed: self.speed,
+            realtime: paced || real_robot || self.realtime || self.speed.is_some(),
+            speed,
         })
     }
 }
@@ -171,5 +178,53 @@ pub fn exit_status(outcome: &RunOutcome) -> u8 {
             }
         }
         RunOutcome::Interrupted => exit::INTERRUPTED,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn clock(realtime: bool, speed: Option<f64>) -> ClockArgs {
+        ClockArgs {
+            until: None,
+            realtime,
+            speed,
+        }
+    }
+
+    #[test]
+    fn speed_paces_the_run_by_itself() {
+        let c = clock(false, Some(5.0)).config(10.0, false, false).unwrap();
+        assert!(c.realtime);
+        assert_eq!(c.speed, 5.0);
+        // neither flag: as fast as it goes
+        assert!(
+            !clock(false, None)
+                .config(10.0, false, false)
+                .unwrap()
+                .realtime
+        );
+        assert!(
+            clock(true, None)
+                .config(10.0, false, false)
+                .unwrap()
+                .realtime
+        );
+    }
+
+    #[test]
+    fn a_real_robot_runs_at_real_time_only() {
+        let c = clock(false, None).config(10.0, false, true).unwrap();
+        assert!(c.realtime && c.speed == 1.0);
+        assert!(clock(false, Some(1.0)).config(10.0, false, true).is_ok());
+        let e = clock(false, Some(5.0))
+            .config(10.0, false, true)
+            .unwrap_err();
+        assert!(
+            e.text().contains("a real robot runs in real time"),
+            "{}",
+            e.text()
+        );
     }
 }
