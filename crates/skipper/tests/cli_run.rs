@@ -351,3 +351,45 @@ fn model_picks_the_splinter_for_every_robot_or_one_by_name() {
         text(&out.stderr)
     );
 }
+
+/// A flag the run has no use for is said so, not silently dropped.
+#[test]
+fn flags_the_run_cannot_use_are_warned_about() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = skipper(
+        &[
+            "run",
+            "--mission-timeout",
+            "5m",
+            "--until",
+            "1s",
+            "--no-log",
+        ],
+        dir.path(),
+    );
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stderr).contains("warning: --mission-timeout is for missions (*.lua)"),
+        "{}",
+        text(&out.stderr)
+    );
+    let mission = examples().join("../missions/test_mission.lua");
+    let out = skipper(
+        &[
+            "run",
+            mission.to_str().unwrap(),
+            "--robots",
+            "3",
+            "--until",
+            "1s",
+            "--no-log",
+        ],
+        dir.path(),
+    );
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stderr).contains("warning: --robots is for ground robots"),
+        "{}",
+        text(&out.stderr)
+    );
+}

@@ -41,6 +41,9 @@ pub fn setup(path: &Path, o: &WorldOptions<'_>) -> Result<Setup, Failure> {
     if !o.models.is_empty() {
         eprintln!("warning: --model is for simulated ground robots; a mission flies the AUV");
     }
+    if o.robots.is_some_and(|n| n != 1) {
+        eprintln!("warning: --robots is for ground robots; a mission flies its one AUV");
+    }
     let m = load(path)?;
     let world = self::world(&m, o.world, o.seed)?;
     let mut c = controller(m, &world);

@@ -126,6 +126,9 @@ impl ControllerChoice {
         if let ControllerChoice::Mission(p) = self {
             return mission::setup(p, o);
         }
+        if o.mission_timeout.is_some() {
+            eprintln!("warning: --mission-timeout is for missions (*.lua); this run has none");
+        }
         let mut world =
             vehicles::build_with_models(o.vehicle, o.world, o.robots, o.seed, o.models)?;
         // several Soar agents need as many robots
