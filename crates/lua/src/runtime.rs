@@ -12,8 +12,9 @@
 //! instructions than that is ended with [`ScriptError::Limit`] at the line it was on);
 //! a [`Stop`] request makes `ros.ok()` false and ends every wait the API makes, and
 //! once the grace period has passed the instruction hook raises an error wherever the
-//! script is (a runaway loop included). `os.exit(code)` ends the script the same way, with its status, so the
-//! node is always taken down cleanly (goals ended, topics and services unregistered).
+//! script is (a runaway loop included). `os.exit(code)` ends the script the same way,
+//! with its status, so the node is always taken down cleanly (goals ended, topics and
+//! services unregistered).
 //! A script's own `pcall` / `xpcall` cannot catch these ends (exit, interrupt, limit):
 //! they pass through it.
 
