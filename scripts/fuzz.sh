@@ -15,7 +15,9 @@
 #                                      (executions, rate, coverage, corpus, findings, wall
 #                                      time, load at start and end)
 #                                      (FUZZ_LONG_SECONDS caps each campaign's time: the
-#                                      row then shows the executions it reached)
+#                                      row then shows the executions it reached); every
+#                                      FUZZ_PROGRESS_SECONDS (default 300) a progress
+#                                      line on standard error
 #   scripts/fuzz.sh --rate [S] [T...]  each target's executions per second over S seconds
 #                                      (default 20), niced: per second of wall time and
 #                                      per second of the fuzzer's own CPU time (the load
@@ -115,12 +117,29 @@ short() {
   rm -f "$failed" "$print_lock"
 }
 
+# While campaign $1 of $2 executions runs (its log $3, started at $4 in epoch seconds):
+# every FUZZ_PROGRESS_SECONDS (default 300) a line on standard error with the executions
+# so far, the rate and the time left at that rate. Standard output stays the table.
+progress() {
+  local t="$1" runs="$2" log="$3" start="$4" every="${FUZZ_PROGRESS_SECONDS:-300}" waited=0 n s
+  while true; do
+    sleep 5
+    waited=$((waited + 5))
+    [ "$waited" -ge "$every" ] || continue
+    waited=0
+    n="$(tail -c 4096 "$log" | grep -Eo '^#[0-9]+' | tail -n1 | tr -d '#')"
+    s=$(($(date +%s) - start))
+    [ -n "$n" ] && [ "$n" -gt 0 ] && [ "$s" -gt 0 ] || continue
+    echo "  $t: $n of $runs executions ($((n * 100 / runs)) %), $((n / s))/s, about $((((runs - n) * s / n + 59) / 60)) min left" >&2
+  done
+}
+
 # One campaign of $1 executions on target $2; prints its Markdown row. New inputs go to a
 # scratch directory first; a clean campaign then merges into fuzz/corpus/<target> only the
 # ones that add coverage over what is there (libFuzzer's -merge=1), so the corpus stays
 # minimised and the named seeds (which tests use by name) stay as they are.
 campaign() {
-  local runs="$1" t="$2" log status start end execs cov ft corp findings load0 load1 new rate
+  local runs="$1" t="$2" log status start end execs cov ft corp findings load0 load1 new rate reporter
   mkdir -p "fuzz/corpus/$t" fuzz/logs
   log="fuzz/logs/$t.long.log"
   new="fuzz/logs/$t.new"
@@ -132,9 +151,13 @@ campaign() {
     echo "FAILED: building $t"; tail -n 30 "$log"; return 1; }
   load0="$(cut -d' ' -f1-3 /proc/loadavg)"
   start="$(date +%s)"
+  progress "$t" "$runs" "$log" "$start" &
+  reporter=$!
   nice -n 19 "$bins/$t" -artifact_prefix="fuzz/artifacts/$t/" "$new" "fuzz/corpus/$t" \
     -runs="$runs" ${FUZZ_LONG_SECONDS:+-max_total_time="$FUZZ_LONG_SECONDS"} "${limits[@]}" \
     >> "$log" 2>&1 || status=$?
+  kill "$reporter" 2>/dev/null || true
+  wait "$reporter" 2>/dev/null || true
   end="$(date +%s)"
   load1="$(cut -d' ' -f1-3 /proc/loadavg)"
   execs="$(grep -Eo '^stat::number_of_executed_units: *[0-9]+' "$log" | grep -Eo '[0-9]+$' | tail -n1)"
