@@ -87,8 +87,8 @@ fn overlapping_robots_and_a_world_without_robots_are_refused() {
     );
 }
 
-/// `--robots N` in a world without robots places them around (0, 0); where that is not
-/// free, the error says so instead of "room for only 0 robots".
+/// `--robots N` in a world without robots places them around (0, 0); where none fits
+/// there, the error says so instead of "room for only 0 robots".
 #[test]
 fn robots_placed_in_a_world_without_one_start_at_the_origin() {
     let mut spec = parse_world("box 0 0 10 10\n", "w.world", None).unwrap();
@@ -97,9 +97,13 @@ fn robots_placed_in_a_world_without_one_start_at_the_origin() {
     let mut spec = parse_world("box 0 0 10 10\nwall -1 0 1 0\n", "w.world", None).unwrap();
     let e = populate(&mut spec, 3).unwrap_err();
     assert!(
-        e.contains("(0, 0), where they would start, is not free"),
+        e.contains("none fits at or near (0, 0), where they start"),
         "{e}"
     );
+    // a wall beside (0, 0), not across the floor around it: they are placed
+    let mut spec = parse_world("box 0 0 10 10\nwall -1 0.25 1 0.25\n", "w.world", None).unwrap();
+    populate(&mut spec, 3).unwrap();
+    assert_eq!(spec.robots.len(), 3);
 }
 
 #[test]

@@ -872,9 +872,6 @@ pub fn populate(spec: &mut WorldSpec, total: usize) -> Result<(), String> {
             })
         })
     };
-    if spec.robots.is_empty() && !clear(origin) {
-        return Err("the world has no robot to place the others around, and (0, 0), where they would start, is not free (inside a wall or outside the world): add a line `robot NAME X Y`".into());
-    }
     let mut seen = HashSet::from([(0i64, 0i64)]);
     let mut queue = VecDeque::from([(0i64, 0i64)]);
     let mut next_name = spec.robots.len() + 1;
@@ -913,6 +910,9 @@ pub fn populate(spec: &mut WorldSpec, total: usize) -> Result<(), String> {
         if seen.len() > 4_000_000 {
             break;
         }
+    }
+    if spec.robots.is_empty() {
+        return Err("the world has no robot to place the others around, and none fits at or near (0, 0), where they start (a wall there, or outside the world): add a line `robot NAME X Y`".into());
     }
     Err(format!(
         "the world has room for only {} robots",
