@@ -244,6 +244,16 @@ fn a_memory_bomb_is_stopped_by_the_memory_limit() {
             "{bomb}: {msg}"
         );
     }
+    // a bomb that grows step by step is placed on its line
+    let e = skipper_mission::load(
+        &format!("{HEAD}local t = {{}}\nfor i = 1, 1e9 do t[i] = i end\nSTACK = {{}}"),
+        "bad.lua",
+        &opts,
+    )
+    .unwrap_err();
+    let d = &e.diagnostics()[0];
+    assert!(d.message.contains("MiB of memory"), "{}", d.message);
+    assert_eq!(d.line, 3, "{}", d.message);
 }
 
 #[test]

@@ -136,6 +136,9 @@ pub(crate) struct Ctx {
     /// the error that stopped the script: (line, word, message)
     pub fatal: RefCell<Option<(usize, Option<String>, String)>>,
     pub budget_line: Cell<Option<usize>>,
+    /// the line the script was on at the last hook while it held half its memory limit
+    /// or more (Lua's out-of-memory error carries no line)
+    pub memory_line: Cell<Option<usize>>,
 }
 
 impl Ctx {

@@ -52,6 +52,7 @@ pub(crate) fn run(
         diags: RefCell::new(Vec::new()),
         fatal: RefCell::new(None),
         budget_line: Cell::new(None),
+        memory_line: Cell::new(None),
     });
     let setup_error = |e: mlua::Error| {
         vec![Diagnostic::at(
@@ -76,9 +77,16 @@ pub(crate) fn run(
     {
         let used = used.clone();
         let ctx2 = ctx.clone();
+        // half: a table or string that doubles fails from there, in one step
+        let high = limits.memory / 2;
         lua.set_hook(
             HookTriggers::new().every_nth_instruction(EVERY),
-            move |_, debug| {
+            move |lua, debug| {
+                if lua.used_memory() >= high {
+                    ctx2.memory_line.set(debug.current_line());
+                } else if ctx2.memory_line.get().is_some() {
+                    ctx2.memory_line.set(None);
+                }
                 let n = used.get() + u64::from(EVERY);
                 used.set(n);
                 if n > budget {
@@ -118,7 +126,7 @@ fn load_error(ctx: &Ctx, e: &mlua::Error, budget: u64, memory: usize) -> Diagnos
     }
     if is_memory(e) {
         return at(
-            0,
+            ctx.memory_line.get().unwrap_or(0),
             None,
             format!(
                 "the script used more than {} MiB of memory while loading; a mission script must stay small",
