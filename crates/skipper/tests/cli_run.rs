@@ -393,3 +393,40 @@ fn flags_the_run_cannot_use_are_warned_about() {
         text(&out.stderr)
     );
 }
+
+/// `world check --svg` draws the world: its walls, goals and robots, by name.
+#[test]
+fn world_check_draws_the_world() {
+    let dir = tempfile::tempdir().unwrap();
+    let world = examples().join("office.world");
+    let out = skipper(
+        &[
+            "world",
+            "check",
+            world.to_str().unwrap(),
+            "--svg",
+            "office.svg",
+        ],
+        dir.path(),
+    );
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(text(&out.stdout).contains("  picture    office.svg"));
+    let svg = std::fs::read_to_string(dir.path().join("office.svg")).unwrap();
+    assert!(svg.starts_with("<svg"), "{}", &svg[..svg.len().min(200)]);
+    for name in ["robot1", "kitchen", "mailroom"] {
+        assert!(svg.contains(name), "{name} is not drawn");
+    }
+    // every wall of the world is a line of the picture
+    assert!(svg.matches("<polyline").count() >= 68, "walls missing");
+    // the soccer field's ball and landmarks
+    let world = examples().join("soccer.world");
+    let out = skipper(
+        &["world", "check", world.to_str().unwrap(), "--svg", "s.svg"],
+        dir.path(),
+    );
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let svg = std::fs::read_to_string(dir.path().join("s.svg")).unwrap();
+    for name in ["striker", "ball", "opponent_goal"] {
+        assert!(svg.contains(name), "{name} is not drawn");
+    }
+}

@@ -3,7 +3,9 @@
 use crate::exit::Failure;
 use crate::vehicles;
 use clap::{Args, Subcommand};
-use std::path::PathBuf;
+use skipper_sim::spec::PlaceSpec;
+use skipper_sim::WorldSpec;
+use std::path::{Path, PathBuf};
 
 /// `skipper world ...`
 #[derive(Debug, Args)]
@@ -22,56 +24,68 @@ pub enum WorldCommand {
     #[command(after_help = "Examples:
   skipper world check examples/worlds/office.world
   skipper world check lab.map
+  # and see it: walls, goals, landmarks, each robot and where it faces
+  skipper world check examples/worlds/office.world --svg office.svg
 
 Exit status: 0 when the world loads, 2 when it does not (every error is listed
 with file:line:col).")]
     Check {
         /// The world file or map.
         file: PathBuf,
+        /// Also draw the world to this SVG file.
+        #[arg(long, value_name = "PATH.svg")]
+        svg: Option<PathBuf>,
     },
 }
 
 /// Run it; returns the exit status.
 pub fn run(args: WorldArgs) -> Result<u8, Failure> {
     match args.command {
-        WorldCommand::Check { file } => {
+        WorldCommand::Check { file, svg } => {
             let spec = vehicles::load_spec(Some(&file))?;
             let world = skipper_sim::GroundWorld::new(&spec, 0).map_err(Failure::from)?;
-            let (lo, hi) = spec.bounds();
-            println!("{}: world `{}` is fine", file.display(), spec.name);
-            println!(
-                "  extent     ({:.2}, {:.2}) to ({:.2}, {:.2}) m",
-                lo.x, lo.y, hi.x, hi.y
-            );
-            println!("  walls      {}", world.walls().len());
-            println!("  objects    {}", spec.objects.len());
-            println!(
-                "  goals      {}",
-                spec.goals
-                    .iter()
-                    .map(|g| g.name.as_str())
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            );
-            println!(
-                "  landmarks  {}",
-                spec.landmarks
-                    .iter()
-                    .map(|g| g.name.as_str())
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            );
-            for r in &spec.robots {
-                println!(
-                    "  robot      {} ({}) at ({:.2}, {:.2}) facing {:.0} deg",
-                    r.name,
-                    r.model,
-                    r.pose.x,
-                    r.pose.y,
-                    r.pose.yaw.to_degrees()
-                );
+            summarise(&file, &spec, world.walls().len());
+            if let Some(path) = svg {
+                let picture = crate::report::world_map::world_svg(&spec)
+                    .map_err(|e| Failure::failed(format!("cannot draw {}: {e}", file.display())))?;
+                std::fs::write(&path, picture).map_err(|e| {
+                    Failure::failed(format!("cannot write {}: {e}", path.display()))
+                })?;
+                println!("  picture    {}", path.display());
             }
             Ok(0)
         }
+    }
+}
+
+/// What a world holds, a line each.
+fn summarise(file: &Path, spec: &WorldSpec, walls: usize) {
+    let (lo, hi) = spec.bounds();
+    let names = |places: &[PlaceSpec]| match places.len() {
+        0 => "none".to_string(),
+        _ => places
+            .iter()
+            .map(|p| p.name.as_str())
+            .collect::<Vec<_>>()
+            .join(", "),
+    };
+    println!("{}: world `{}` is fine", file.display(), spec.name);
+    println!(
+        "  extent     ({:.2}, {:.2}) to ({:.2}, {:.2}) m",
+        lo.x, lo.y, hi.x, hi.y
+    );
+    println!("  walls      {walls}");
+    println!("  objects    {}", spec.objects.len());
+    println!("  goals      {}", names(&spec.goals));
+    println!("  landmarks  {}", names(&spec.landmarks));
+    for r in &spec.robots {
+        println!(
+            "  robot      {} ({}) at ({:.2}, {:.2}) facing {:.0} deg",
+            r.name,
+            r.model,
+            r.pose.x,
+            r.pose.y,
+            r.pose.yaw.to_degrees()
+        );
     }
 }

@@ -4,11 +4,13 @@
 //! - [`lanes`]: the behavior timeline's lanes, read generically from `/controller` and
 //!   `/events`;
 //! - [`plots`]: the SVG plots (`plotters`);
+//! - [`world_map`]: a world's picture before any run (`skipper world check --svg`);
 //! - this module: the summary tables and the page.
 
 pub mod lanes;
 pub mod plots;
 pub mod series;
+pub mod world_map;
 
 use crate::recording::Recording;
 use plots::{MapData, Profile, TimeLine, TimePlot, TrackLine};
@@ -311,10 +313,12 @@ pub fn render(rec: &Recording) -> String {
         &mut h,
         "map",
         plots::map_svg(&MapData {
+            title: "Track on the world map",
             walls: &walls,
             coast: &coast,
             waypoints: &waypoints,
             landmarks: &landmarks,
+            objects: &[],
             points: &points,
             tracks: &tracks,
             bounds: rec.bounds(),

@@ -28,6 +28,8 @@ pub mod style {
     pub const ENVELOPE: RGBColor = RGBColor(0xFF, 0x8C, 0x00);
     /// The seafloor under an AUV.
     pub const SEAFLOOR: RGBColor = RGBColor(0xA0, 0x52, 0x2D);
+    /// Balls and cans.
+    pub const OBJECT: RGBColor = RGBColor(0xE0, 0x7B, 0x00);
     /// Map points (`.map` files' scan points).
     pub const POINT: RGBColor = RGBColor(0x90, 0x90, 0x90);
     /// Event marks on the timeline.
@@ -80,6 +82,8 @@ pub struct TrackLine {
 
 /// What the map shows.
 pub struct MapData<'a> {
+    /// Its caption.
+    pub title: &'a str,
     /// `[x1, y1, x2, y2]` each.
     pub walls: &'a [[f64; 4]],
     /// Coastline polylines.
@@ -88,6 +92,8 @@ pub struct MapData<'a> {
     pub waypoints: &'a [Waypoint],
     /// Landmarks: name, x, y.
     pub landmarks: &'a [(String, f64, f64)],
+    /// Movable objects (balls, cans) where they start: kind, x, y.
+    pub objects: &'a [(String, f64, f64)],
     /// Scan points of a `.map`.
     pub points: &'a [(f64, f64)],
     /// The tracks.
@@ -124,6 +130,9 @@ fn extent(d: &MapData<'_>) -> [f64; 4] {
         for &(x, y) in &t.points {
             grow(&mut b, x, y);
         }
+    }
+    for &(_, x, y) in d.objects {
+        grow(&mut b, x, y);
     }
     for w in d.waypoints {
         let r = w.radius.unwrap_or(0.0);
@@ -243,10 +252,11 @@ const MAP_W: u32 = 900;
 
 fn map_chart_builder<'a, 'b>(
     area: &'a DrawingArea<SVGBackend<'b>, Shift>,
+    title: &str,
 ) -> ChartBuilder<'a, 'a, SVGBackend<'b>> {
     let mut b = ChartBuilder::on(area);
     b.margin(15)
-        .caption("Track on the world map", ("sans-serif", 18))
+        .caption(title, ("sans-serif", 18))
         .x_label_area_size(35)
         .y_label_area_size(50);
     b
@@ -260,7 +270,7 @@ pub fn map_svg(d: &MapData<'_>) -> Res<String> {
     let (pw, ph_for_h) = {
         let mut scratch = String::new();
         let area = SVGBackend::with_string(&mut scratch, (MAP_W, 600)).into_drawing_area();
-        let chart = map_chart_builder(&area)
+        let chart = map_chart_builder(&area, d.title)
             .build_cartesian_2d(0.0..1.0, 0.0..1.0)
             .map_err(err)?;
         let (xr, yr) = chart.plotting_area().get_pixel_range();
@@ -290,7 +300,7 @@ pub fn map_svg(d: &MapData<'_>) -> Res<String> {
     {
         let root = SVGBackend::with_string(&mut svg, (MAP_W, height)).into_drawing_area();
         root.fill(&WHITE).map_err(err)?;
-        let mut chart = map_chart_builder(&root)
+        let mut chart = map_chart_builder(&root, d.title)
             .build_cartesian_2d(x0..x1, y0..y1)
             .map_err(err)?;
         chart
@@ -373,6 +383,22 @@ pub fn map_svg(d: &MapData<'_>) -> Res<String> {
                     name.clone(),
                     (*x, *y),
                     ("sans-serif", 11).into_font().color(&style::LANDMARK),
+                )))
+                .map_err(err)?;
+        }
+        for (kind, x, y) in d.objects {
+            chart
+                .draw_series(std::iter::once(Circle::new(
+                    (*x, *y),
+                    4,
+                    style::OBJECT.filled(),
+                )))
+                .map_err(err)?;
+            chart
+                .draw_series(std::iter::once(Text::new(
+                    kind.clone(),
+                    (*x, *y),
+                    ("sans-serif", 11).into_font().color(&style::OBJECT),
                 )))
                 .map_err(err)?;
         }
