@@ -541,3 +541,37 @@ fn handles_on_the_same_topic_share_it() {
         "another type on the same topic is refused"
     );
 }
+
+/// `rosnode kill` tells the node's owner who asked and why, whether the owner's callback
+/// was registered before the request came or after it.
+#[test]
+fn a_shutdown_request_says_who_asked_before_and_after_the_callback() {
+    let m = FakeMaster::start().unwrap();
+    let kill = |n: &Node| {
+        xmlrpc::call(
+            n.uri(),
+            "shutdown",
+            &["/rosnode".into(), "user request".into()],
+            Duration::from_secs(5),
+        )
+        .unwrap()
+    };
+    // the request first, the callback after it
+    let early = node(&m, "/early");
+    kill(&early);
+    let (tx, rx) = std::sync::mpsc::channel();
+    early.on_shutdown(move |why| tx.send(why).unwrap());
+    assert_eq!(
+        rx.recv_timeout(Duration::from_secs(10)).unwrap(),
+        "/rosnode asked node /early to shut down: user request"
+    );
+    // the callback first
+    let late = node(&m, "/late");
+    let (tx, rx) = std::sync::mpsc::channel();
+    late.on_shutdown(move |why| tx.send(why).unwrap());
+    kill(&late);
+    assert_eq!(
+        rx.recv_timeout(Duration::from_secs(10)).unwrap(),
+        "/rosnode asked node /late to shut down: user request"
+    );
+}

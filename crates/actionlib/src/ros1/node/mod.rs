@@ -175,6 +175,14 @@ pub struct NodeStats {
 /// What [`Node::on_shutdown`] calls.
 pub type ShutdownCallback = Box<dyn FnOnce(String) + Send>;
 
+/// The slave API's `shutdown` and who waits for it: the callback, or (when the request
+/// came first) who asked and why, for the callback registered later.
+#[derive(Default)]
+struct ShutdownHook {
+    callback: Option<ShutdownCallback>,
+    why: Option<String>,
+}
+
 /// A handler for received message bodies: (bytes, publisher's caller id).
 pub type Handler = Arc<dyn Fn(&[u8], &str) -> Result<(), String> + Send + Sync>;
 
@@ -195,7 +203,7 @@ struct Inner {
     shutdown_requested: AtomicBool,
     /// called once when the slave API's `shutdown` comes (`rosnode kill`, a node that
     /// took this name)
-    on_shutdown: Mutex<Option<ShutdownCallback>>,
+    on_shutdown: Mutex<ShutdownHook>,
     next_conn: AtomicU64,
     /// bytes of queued frames written or dropped since the heap was last trimmed
     drained: AtomicUsize,
@@ -273,7 +281,7 @@ impl Node {
             services: Mutex::new(HashMap::new()),
             stop: AtomicBool::new(false),
             shutdown_requested: AtomicBool::new(false),
-            on_shutdown: Mutex::new(None),
+            on_shutdown: Mutex::new(ShutdownHook::default()),
             next_conn: AtomicU64::new(1),
             drained: AtomicUsize::new(0),
             stats: NodeStats::default(),
@@ -359,10 +367,11 @@ impl Node {
     pub fn on_shutdown(&self, f: impl FnOnce(String) + Send + 'static) {
         let mut g = lock(&self.inner.on_shutdown);
         if self.shutdown_requested() {
+            let why = g.why.clone();
             drop(g);
-            f(format!("node {} was asked to shut down", self.inner.name));
+            f(why.unwrap_or_else(|| format!("node {} was asked to shut down", self.inner.name)));
         } else {
-            *g = Some(Box::new(f));
+            g.callback = Some(Box::new(f));
         }
     }
 

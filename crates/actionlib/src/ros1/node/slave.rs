@@ -80,24 +80,25 @@ impl Inner {
             }
             "paramUpdate" => ok("", 0.into()),
             "shutdown" => {
-                tracing::warn!(
-                    "the ROS master asked node {} to shut down: {}",
-                    self.name,
-                    str_at(1).unwrap_or("")
-                );
-                let cb = {
-                    let mut g = lock(&self.on_shutdown);
-                    self.shutdown_requested.store(true, Ordering::SeqCst);
-                    g.take()
-                };
-                // the node's owner decides how to end (a run stops its robots and closes
-                // its log); on a thread of its own, so the caller gets its answer first
                 let why = format!(
                     "{} asked node {} to shut down: {}",
                     str_at(0).unwrap_or("the master"),
                     self.name,
                     str_at(1).unwrap_or("")
                 );
+                tracing::warn!("{why}");
+                // the node's owner decides how to end (a run stops its robots and closes
+                // its log); on a thread of its own, so the caller gets its answer first.
+                // Without an owner yet, the reason waits for it (`Node::on_shutdown`).
+                let cb = {
+                    let mut g = lock(&self.on_shutdown);
+                    self.shutdown_requested.store(true, Ordering::SeqCst);
+                    let cb = g.callback.take();
+                    if cb.is_none() && g.why.is_none() {
+                        g.why = Some(why.clone());
+                    }
+                    cb
+                };
                 if let Some(cb) = cb {
                     let _ = std::thread::Builder::new()
                         .name("ros1-shutdown".into())
