@@ -17,7 +17,9 @@
 #                                      (FUZZ_LONG_SECONDS caps each campaign's time: the
 #                                      row then shows the executions it reached); every
 #                                      FUZZ_PROGRESS_SECONDS (default 300) a progress
-#                                      line on standard error
+#                                      line on standard error; started in a session of
+#                                      its own (setsid), it sets that session's
+#                                      autogroup nice to 19
 #   scripts/fuzz.sh --rate [S] [T...]  each target's executions per second over S seconds
 #                                      (default 20), niced: per second of wall time and
 #                                      per second of the fuzzer's own CPU time (the load
@@ -231,9 +233,19 @@ replay() {
   [ -z "$failed" ] || { echo "replay found problems in:$failed"; exit 1; }
 }
 
+# Under autogroup scheduling (docs/fuzzing.md) nice ranks processes only within their
+# session: a campaign started in a session of its own (setsid) lowers that session's
+# share instead, so that it yields to builds and CI runs in other sessions.
+yield_session() {
+  if [ "$(ps -o sid= -p $$ | tr -d ' ')" = "$$" ] && [ -w /proc/self/autogroup ]; then
+    echo 19 > /proc/self/autogroup 2>/dev/null || true
+  fi
+}
+
 long() {
   local runs="${1:-10000000}" failed="" t
   shift || true
+  yield_session
   local list=("$@")
   if [ "${#list[@]}" -eq 0 ]; then
     mapfile -t list < <(targets)
