@@ -356,42 +356,23 @@ fn model_picks_the_splinter_for_every_robot_or_one_by_name() {
 #[test]
 fn flags_the_run_cannot_use_are_warned_about() {
     let dir = tempfile::tempdir().unwrap();
-    let out = skipper(
-        &[
-            "run",
-            "--mission-timeout",
-            "5m",
-            "--until",
-            "1s",
-            "--no-log",
-        ],
-        dir.path(),
-    );
-    assert!(out.status.success(), "{}", text(&out.stderr));
-    assert!(
-        text(&out.stderr).contains("warning: --mission-timeout is for missions (*.lua)"),
-        "{}",
-        text(&out.stderr)
-    );
     let mission = examples().join("../missions/test_mission.lua");
-    let out = skipper(
-        &[
-            "run",
-            mission.to_str().unwrap(),
-            "--robots",
-            "3",
-            "--until",
-            "1s",
-            "--no-log",
-        ],
-        dir.path(),
-    );
-    assert!(out.status.success(), "{}", text(&out.stderr));
-    assert!(
-        text(&out.stderr).contains("warning: --robots is for ground robots"),
-        "{}",
-        text(&out.stderr)
-    );
+    for (flags, warning) in [
+        (
+            vec!["--mission-timeout", "5m"],
+            "warning: --mission-timeout is for missions (*.lua)",
+        ),
+        (
+            vec![mission.to_str().unwrap(), "--robots", "3"],
+            "warning: --robots is for ground robots",
+        ),
+    ] {
+        let mut args = vec!["run", "--until", "1s", "--no-log"];
+        args.extend(flags);
+        let out = skipper(&args, dir.path());
+        assert!(out.status.success(), "{}", text(&out.stderr));
+        assert!(text(&out.stderr).contains(warning), "{}", text(&out.stderr));
+    }
 }
 
 /// `world check --svg` draws the world: its walls, goals and robots, by name.

@@ -370,35 +370,28 @@ pub fn map_svg(d: &MapData<'_>) -> Res<String> {
                 )))
                 .map_err(err)?;
         }
-        for (name, x, y) in d.landmarks {
-            chart
-                .draw_series(std::iter::once(TriangleMarker::new(
-                    (*x, *y),
-                    5,
-                    style::LANDMARK.filled(),
-                )))
-                .map_err(err)?;
+        // landmarks (triangles) and balls and cans (dots), each with its name
+        let marks = d
+            .landmarks
+            .iter()
+            .map(|m| (m, style::LANDMARK))
+            .chain(d.objects.iter().map(|m| (m, style::OBJECT)));
+        for ((name, x, y), color) in marks {
+            let at = (*x, *y);
+            if color == style::LANDMARK {
+                chart
+                    .draw_series(std::iter::once(TriangleMarker::new(at, 5, color.filled())))
+                    .map_err(err)?;
+            } else {
+                chart
+                    .draw_series(std::iter::once(Circle::new(at, 4, color.filled())))
+                    .map_err(err)?;
+            }
             chart
                 .draw_series(std::iter::once(Text::new(
                     name.clone(),
-                    (*x, *y),
-                    ("sans-serif", 11).into_font().color(&style::LANDMARK),
-                )))
-                .map_err(err)?;
-        }
-        for (kind, x, y) in d.objects {
-            chart
-                .draw_series(std::iter::once(Circle::new(
-                    (*x, *y),
-                    4,
-                    style::OBJECT.filled(),
-                )))
-                .map_err(err)?;
-            chart
-                .draw_series(std::iter::once(Text::new(
-                    kind.clone(),
-                    (*x, *y),
-                    ("sans-serif", 11).into_font().color(&style::OBJECT),
+                    at,
+                    ("sans-serif", 11).into_font().color(&color),
                 )))
                 .map_err(err)?;
         }
