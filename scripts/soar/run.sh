@@ -42,6 +42,9 @@ server=""
 trap 'if [ -n "$server" ]; then kill "$server" 2>/dev/null || true; fi; rm -rf "$work"' EXIT
 serve() { # NAME ARGS...: start a server in the background, set $server and $addr
   local name="$1"; shift
+  # the files exist before the server starts: the loop below reads the first at once
+  : >"$work/$name.out"
+  : >"$work/$name.err"
   "$SKIPPER_BIN" link serve --listen 127.0.0.1:0 --until 5m --log "$work/$name.mcap" \
     --summary-json "$work/$name.json" "$@" >"$work/$name.out" 2>"$work/$name.err" &
   server=$!
