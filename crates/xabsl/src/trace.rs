@@ -16,6 +16,13 @@ use crate::model::{SymbolKind, Type};
 use crate::Error;
 use std::fmt::Write as _;
 
+/// The index of the agent's input symbol `name`.
+fn input_symbol(p: &crate::model::Program, name: &str) -> Option<usize> {
+    p.symbols
+        .iter()
+        .position(|s| s.name == name && s.kind == SymbolKind::Input)
+}
+
 /// Runs an engine from JSON lines.
 pub struct TraceRunner {
     engine: Engine,
@@ -102,10 +109,7 @@ impl TraceRunner {
         ];
         let p = self.engine.program();
         for (name, value) in obj.iter().filter(|(k, _)| !KEYS.contains(&k.as_str())) {
-            if p.symbols
-                .iter()
-                .any(|s| s.name == *name && s.kind == SymbolKind::Input)
-            {
+            if input_symbol(p, name).is_some() {
                 return Err(Error::Engine(format!(
                     "`{name}` is an input symbol: give it under `inputs`, as in {{\"inputs\": {{\"{name}\": {value}}}}}"
                 )));
@@ -116,11 +120,7 @@ impl TraceRunner {
 
     fn set_input(&mut self, name: &str, value: &serde_json::Value) -> Result<(), Error> {
         let p = self.engine.program().clone();
-        let Some(sid) = p
-            .symbols
-            .iter()
-            .position(|s| s.name == name && s.kind == SymbolKind::Input)
-        else {
+        let Some(sid) = input_symbol(&p, name) else {
             return Err(Error::Engine(format!(
                 "`{name}` is not an input symbol of this agent"
             )));
