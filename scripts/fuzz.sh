@@ -19,7 +19,12 @@
 #                                      FUZZ_PROGRESS_SECONDS (default 300) a progress
 #                                      line on standard error; started in a session of
 #                                      its own (setsid), it sets that session's
-#                                      autogroup nice to 19
+#                                      autogroup nice to 19; FUZZ_FORK=J runs each
+#                                      campaign as J fuzzing processes at once
+#                                      (libFuzzer's -fork=J: one campaign, its
+#                                      executions summed; crashes, timeouts and OOM
+#                                      still stop it); stop one with SIGTERM to the
+#                                      fuzzer (SIGINT to it in the default mode)
 #   scripts/fuzz.sh --rate [S] [T...]  each target's executions per second over S seconds
 #                                      (default 20), niced: per second of wall time and
 #                                      per second of the fuzzer's own CPU time (the load
@@ -66,6 +71,12 @@ fuzzer() {
 # the campaigns' limits: an input that runs 10 s is a timeout, 2 GiB is out of memory
 # (the short pass keeps libFuzzer's defaults, so a loaded CI machine cannot make it fail)
 limits=(-timeout=10 -rss_limit_mb=2048 -print_final_stats=1)
+# FUZZ_FORK=J (J > 1): a campaign is J processes of libFuzzer's fork mode, which by
+# default ignores timeouts and OOM; here they stay findings.
+fork=()
+if [ "${FUZZ_FORK:-1}" -gt 1 ]; then
+  fork=(-fork="$FUZZ_FORK" -ignore_crashes=0 -ignore_timeouts=0 -ignore_ooms=0)
+fi
 
 targets() { (cd fuzz && cargo fuzz list); }
 
@@ -136,6 +147,17 @@ progress() {
   done
 }
 
+# A campaign's executions from its log $1: libFuzzer's final count, or in fork mode (whose
+# parent counts no unit itself) the last status line's, which sums the jobs'.
+executions() {
+  local n
+  n="$(grep -Eo '^stat::number_of_executed_units: *[0-9]+' "$1" | grep -Eo '[0-9]+$' | tail -n1)"
+  if [ "${FUZZ_FORK:-1}" -gt 1 ] || [ -z "$n" ]; then
+    n="$(grep -Eo '^#[0-9]+|fuzzed for [0-9]+ iterations' "$1" | grep -Eo '[0-9]+' | sort -n | tail -n1)"
+  fi
+  echo "$n"
+}
+
 # One campaign of $1 executions on target $2; prints its Markdown row. New inputs go to a
 # scratch directory first; a clean campaign then merges into fuzz/corpus/<target> only the
 # ones that add coverage over what is there (libFuzzer's -merge=1), so the corpus stays
@@ -157,17 +179,17 @@ campaign() {
   reporter=$!
   nice -n 19 "$bins/$t" -artifact_prefix="fuzz/artifacts/$t/" "$new" "fuzz/corpus/$t" \
     -runs="$runs" ${FUZZ_LONG_SECONDS:+-max_total_time="$FUZZ_LONG_SECONDS"} "${limits[@]}" \
-    >> "$log" 2>&1 || status=$?
+    "${fork[@]}" >> "$log" 2>&1 || status=$?
   kill "$reporter" 2>/dev/null || true
   wait "$reporter" 2>/dev/null || true
   end="$(date +%s)"
   load1="$(cut -d' ' -f1-3 /proc/loadavg)"
-  execs="$(grep -Eo '^stat::number_of_executed_units: *[0-9]+' "$log" | grep -Eo '[0-9]+$' | tail -n1)"
+  execs="$(executions "$log")"
   cov="$(grep -Eo 'cov: [0-9]+' "$log" | tail -n1 | grep -Eo '[0-9]+')"
   ft="$(grep -Eo 'ft: [0-9]+' "$log" | tail -n1 | grep -Eo '[0-9]+')"
   rate="?"
   if [ -n "$execs" ] && [ "$end" -gt "$start" ]; then rate="$((execs / (end - start)))"; fi
-  # 72: libFuzzer's status when interrupted (SIGINT): stopped, not a finding
+  # 72: libFuzzer's status when interrupted (SIGINT; SIGTERM in fork mode): stopped, not a finding
   if [ "$status" -eq 0 ] || [ "$status" -eq 72 ]; then
     findings="0 crashes, 0 timeouts, 0 OOM"
     [ "$status" -eq 0 ] || findings="stopped (interrupted) before $runs: $findings"
@@ -262,7 +284,7 @@ long() {
       *) failed="$failed $t" ;;
     esac
   done
-  [ -z "$stopped" ] || echo "stopped before $runs executions (SIGINT to the fuzzer):$stopped"
+  [ -z "$stopped" ] || echo "stopped before $runs executions (interrupted: SIGINT, or SIGTERM in fork mode):$stopped"
   if [ -n "$failed" ]; then
     echo "the campaign found problems in:$failed (logs in fuzz/logs/)"
     exit 1
