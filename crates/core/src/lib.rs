@@ -12,6 +12,7 @@
 //! - [`velocity`]: velocity commands from outside the run;
 //! - [`demo`]: the built-in wander-and-avoid demo controller;
 //! - [`error`]: typed failures of controllers and vehicles;
+//! - [`excerpt`]: the source line and caret under a diagnostic, every language's;
 //! - [`event`]: things that happen (speech, collisions, statuses) for logs and views;
 //! - [`vocabulary`]: every signal a vehicle kind senses, declared once;
 //! - [`names`]: the names robots take on ROS 1 and ROS 2;
@@ -26,6 +27,7 @@ pub mod controller;
 pub mod demo;
 pub mod error;
 pub mod event;
+pub mod excerpt;
 pub mod geo;
 pub mod geometry;
 pub mod goals;

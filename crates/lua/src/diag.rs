@@ -13,6 +13,7 @@
 //! - A runtime error keeps Lua's `file:line: message` (Lua's bytecode records lines, not
 //!   columns) and gets the script's source line under it, above the traceback.
 
+use skipper_core::excerpt::Excerpt;
 use std::fmt::Write as _;
 
 /// The script a state runs: its name in messages and its text.
@@ -44,17 +45,7 @@ fn line_of(src: &str, line: usize) -> &str {
 
 /// The gutter, the source line and a caret under columns `col..col + len` (from 1).
 fn excerpt(out: &mut String, text: &str, line: usize, caret: Option<(usize, usize)>) {
-    let num = line.to_string();
-    let pad = " ".repeat(num.len());
-    let _ = write!(out, "\n{pad} |\n{num} | {}", text.trim_end());
-    if let Some((col, len)) = caret {
-        let lead: String = text
-            .chars()
-            .take(col.saturating_sub(1))
-            .map(|c| if c == '\t' { '\t' } else { ' ' })
-            .collect();
-        let _ = write!(out, "\n{pad} | {lead}{}", "^".repeat(len.max(1)));
-    }
+    let _ = write!(out, "\n{}", Excerpt { line, text, caret });
 }
 
 /// Where on `line` (from 1) of `src` the token Lua's parser stopped at is, as (column,

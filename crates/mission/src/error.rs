@@ -2,6 +2,7 @@
 //! Skipper language reports mistakes. Lua itself only knows lines, so the column is the
 //! place of the offending word on that line when we know the word, else the line's start.
 
+use skipper_core::excerpt::Excerpt;
 use std::fmt;
 use std::sync::Arc;
 
@@ -88,22 +89,16 @@ impl fmt::Display for Diagnostic {
         if self.line == 0 {
             return write!(f, "{}: {kind}: {}", self.file, self.message);
         }
-        let num = self.line.to_string();
-        let pad = " ".repeat(num.len());
         writeln!(
             f,
             "{}:{}:{}: {kind}: {}",
             self.file, self.line, self.col, self.message
         )?;
-        writeln!(f, "{pad} |")?;
-        writeln!(f, "{num} | {}", self.text.trim_end())?;
-        let lead: String = self
-            .text
-            .chars()
-            .take(self.col.saturating_sub(1))
-            .map(|c| if c == '\t' { '\t' } else { ' ' })
-            .collect();
-        write!(f, "{pad} | {lead}{}", "^".repeat(self.len.max(1)))
+        write!(
+            f,
+            "{}",
+            Excerpt::new(self.line, &self.text, self.col, self.len)
+        )
     }
 }
 

@@ -1,6 +1,7 @@
 //! Errors in world files, reported as `file:line:col: error: ...` with the line and a
 //! caret (as the XABSL and Lua diagnostics, and compilers that editors read, put them).
 
+use skipper_core::excerpt::Excerpt;
 use std::fmt;
 use std::sync::Arc;
 
@@ -62,18 +63,8 @@ fn render(loc: &Location, message: &str) -> String {
     impl fmt::Display for R<'_> {
         fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
             let l = self.0;
-            let num = l.line.to_string();
-            let pad = " ".repeat(num.len());
             writeln!(f, "{}:{}:{}: error: {}", l.file, l.line, l.col, self.1)?;
-            writeln!(f, "{pad} |")?;
-            writeln!(f, "{num} | {}", l.text.trim_end())?;
-            let lead: String = l
-                .text
-                .chars()
-                .take(l.col.saturating_sub(1))
-                .map(|c| if c == '\t' { '\t' } else { ' ' })
-                .collect();
-            write!(f, "{pad} | {lead}{}", "^".repeat(l.len.max(1)))
+            write!(f, "{}", Excerpt::new(l.line, &l.text, l.col, l.len))
         }
     }
     R(loc, message).to_string()

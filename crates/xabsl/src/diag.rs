@@ -7,6 +7,7 @@
 //! numbers from 8000 up.
 
 use crate::source::{SourceMap, Span};
+use skipper_core::excerpt::Excerpt;
 use std::fmt::Write as _;
 
 /// How bad.
@@ -92,29 +93,13 @@ impl Diagnostic {
                     self.message,
                     self.code
                 );
-                let text = f.line(line);
-                let shown: String = text
-                    .chars()
-                    .map(|c| if c == '\t' { ' ' } else { c })
-                    .map(|c| if c.is_control() { '?' } else { c })
-                    .collect();
-                let (_, end_col) = f.line_col(span.end as usize);
-                let (end_line, _) = f.line_col(span.end as usize);
+                let (end_line, end_col) = f.line_col(span.end as usize);
                 let width = if end_line == line && end_col > col {
                     end_col - col
                 } else {
                     1
                 };
-                let width = width.min(shown.chars().count().saturating_sub(col - 1).max(1));
-                let gutter = line.to_string().len();
-                let _ = writeln!(out, " {line} | {shown}");
-                let _ = writeln!(
-                    out,
-                    " {} | {}{}",
-                    " ".repeat(gutter),
-                    " ".repeat(col - 1),
-                    "^".repeat(width)
-                );
+                let _ = writeln!(out, "{}", Excerpt::new(line, f.line(line), col, width));
             }
             None => {
                 let _ = writeln!(out, "{kind}: {} [{}]", self.message, self.code);
@@ -214,7 +199,7 @@ mod tests {
         let r = d.render(&sm);
         assert_eq!(
             r,
-            "o.xabsl:2:7: error: unknown symbol `bal.seen` [X5552]\n 2 |   if (bal.seen) x;\n   |       ^^^^^^^^\n  note: did you mean `ball.seen`?\n"
+            "o.xabsl:2:7: error: unknown symbol `bal.seen` [X5552]\n  |\n2 |   if (bal.seen) x;\n  |       ^^^^^^^^\n  note: did you mean `ball.seen`?\n"
         );
     }
 }

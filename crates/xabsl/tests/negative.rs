@@ -224,7 +224,7 @@ fn messages_say_what_was_expected() {
         "{text}"
     );
     assert!(
-        text.contains(" 6 |       hunger = beer;\n   |                ^^^^\n"),
+        text.contains("6 |       hunger = beer;\n  |                ^^^^\n"),
         "{text}"
     );
 }
@@ -324,7 +324,7 @@ fn a_missing_semicolon_is_reported_at_the_end_of_its_line() {
     let d = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/negative");
     let text = compile_path(d.join("missing_semicolon.xabsl")).render();
     assert!(
-        text.contains(" 5 |       speed = 1\n   |                ^\n"),
+        text.contains("5 |       speed = 1\n  |                ^\n"),
         "{text}"
     );
     assert!(text.contains("missing at the end of this line"), "{text}");
