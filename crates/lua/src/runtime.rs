@@ -259,19 +259,31 @@ pub(crate) fn fail(lua: &Lua, msg: impl std::fmt::Display) -> mlua::Error {
 
 /// `file:line: ` of the innermost Lua function on the stack.
 pub(crate) fn where_(lua: &Lua) -> String {
+    let mut at = String::new();
+    write_where(lua, &mut at);
+    at
+}
+
+/// [`where_`] into `out`, which is cleared first: no allocation once `out` has room.
+fn write_where(lua: &Lua, out: &mut String) {
+    use std::fmt::Write as _;
+    out.clear();
     for level in 0..8 {
-        let at = lua.inspect_stack(level, |d| {
+        let found = lua.inspect_stack(level, |d| {
             let src = d.source();
-            let line = d.current_line();
-            (src.short_src.map(|s| s.to_string()), line, src.what)
+            match (src.short_src, d.current_line()) {
+                (Some(file), Some(line)) if src.what != "C" => {
+                    let _ = write!(out, "{file}:{line}: ");
+                    true
+                }
+                _ => false,
+            }
         });
-        match at {
-            Some((Some(src), Some(line), what)) if what != "C" => return format!("{src}:{line}: "),
-            Some(_) => continue,
-            None => break,
+        match found {
+            Some(true) | None => return,
+            Some(false) => continue,
         }
     }
-    String::new()
 }
 
 /// The root of an error, under the callback wrappers.
@@ -468,7 +480,7 @@ fn note_memory(lua: &Lua, high: bool) {
     let c = ctx(lua);
     let mut at = c.memory_near.borrow_mut();
     if high {
-        *at = where_(lua);
+        write_where(lua, &mut at);
     } else {
         at.clear();
     }
