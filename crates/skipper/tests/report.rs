@@ -85,6 +85,10 @@ fn stroke(c: plotters::style::RGBColor) -> String {
     format!("stroke=\"{}\"", plots::hex(c))
 }
 
+fn fill(c: plotters::style::RGBColor) -> String {
+    format!("fill=\"{}\"", plots::hex(c))
+}
+
 fn check_example(world: &str, robots: usize) {
     let dir = tempfile::tempdir().unwrap();
     let w = examples().join(world);
@@ -120,6 +124,16 @@ fn check_example(world: &str, robots: usize) {
         count(map, "polyline", &[&stroke(plots::style::WALL)]),
         walls,
         "{world}: walls"
+    );
+    // balls and cans where the run left them, each a dot with its kind
+    let objects = rec
+        .objects
+        .last()
+        .map_or(0, |(_, v)| v.as_array().unwrap().len());
+    assert_eq!(
+        count(map, "circle", &[&fill(plots::style::OBJECT)]),
+        objects,
+        "{world}: objects"
     );
     let goals = rec.world["goals"].as_array().map_or(0, Vec::len);
     assert_eq!(

@@ -301,12 +301,14 @@ pub fn render(rec: &Recording) -> String {
             points: thin(r.poses.iter().map(|p| (p.x, p.y)), span / 2000.0),
         })
         .collect();
+    let objects = objects_at_the_end(rec);
     h.push_str("<h2>Map</h2>\n");
     let _ = writeln!(
         h,
-        "<p class=\"note\">Walls in dark grey, goals of the world in green, waypoints from the controllers in purple with their capture circles in pink, landmarks in brown; each robot's track in its colour, from the hollow circle to the filled one. {} walls, {} waypoints, {} tracks.</p>",
+        "<p class=\"note\">Walls in dark grey, goals of the world in green, waypoints from the controllers in purple with their capture circles in pink, landmarks in brown, balls and cans in amber where the run left them; each robot's track in its colour, from the hollow circle to the filled one. {} walls, {} waypoints, {} objects, {} tracks.</p>",
         walls.len(),
         waypoints.len(),
+        objects.len(),
         tracks.len()
     );
     figure(
@@ -318,7 +320,7 @@ pub fn render(rec: &Recording) -> String {
             coast: &coast,
             waypoints: &waypoints,
             landmarks: &landmarks,
-            objects: &[],
+            objects: &objects,
             points: &points,
             tracks: &tracks,
             bounds: rec.bounds(),
@@ -479,6 +481,22 @@ fn coastline(world: &Value) -> Vec<Vec<(f64, f64)>> {
 fn value_at(s: &[(f64, f64)], t: f64) -> Option<f64> {
     let n = s.partition_point(|p| p.0 <= t);
     n.checked_sub(1).and_then(|k| s.get(k)).map(|p| p.1)
+}
+
+/// Balls and cans where the run left them (the log's last `/objects`): kind, x, y.
+fn objects_at_the_end(rec: &Recording) -> Vec<(String, f64, f64)> {
+    let last = rec.objects.last().and_then(|(_, v)| v.as_array());
+    last.into_iter()
+        .flatten()
+        .filter_map(|o| {
+            let kind = o.get("kind").and_then(Value::as_str)?;
+            Some((
+                kind.to_string(),
+                o.get("x")?.as_f64()?,
+                o.get("y")?.as_f64()?,
+            ))
+        })
+        .collect()
 }
 
 #[cfg(test)]

@@ -28,8 +28,10 @@ pub mod style {
     pub const ENVELOPE: RGBColor = RGBColor(0xFF, 0x8C, 0x00);
     /// The seafloor under an AUV.
     pub const SEAFLOOR: RGBColor = RGBColor(0xA0, 0x52, 0x2D);
-    /// Balls and cans.
-    pub const OBJECT: RGBColor = RGBColor(0xE0, 0x7B, 0x00);
+    /// Balls and cans: amber with a dark rim, a colour no robot's track has.
+    pub const OBJECT: RGBColor = RGBColor(0xFF, 0xC1, 0x07);
+    /// The rim of a ball or can, and its name.
+    pub const OBJECT_RIM: RGBColor = RGBColor(0x3A, 0x2E, 0x00);
     /// Map points (`.map` files' scan points).
     pub const POINT: RGBColor = RGBColor(0x90, 0x90, 0x90);
     /// Event marks on the timeline.
@@ -383,15 +385,20 @@ pub fn map_svg(d: &MapData<'_>) -> Res<String> {
                     .draw_series(std::iter::once(TriangleMarker::new(at, 5, color.filled())))
                     .map_err(err)?;
             } else {
-                chart
-                    .draw_series(std::iter::once(Circle::new(at, 4, color.filled())))
-                    .map_err(err)?;
+                let rim = Circle::new(at, 5, style::OBJECT_RIM.filled());
+                let ball = Circle::new(at, 4, color.filled());
+                chart.draw_series([rim, ball]).map_err(err)?;
             }
+            let label = if color == style::OBJECT {
+                style::OBJECT_RIM
+            } else {
+                color
+            };
             chart
                 .draw_series(std::iter::once(Text::new(
                     name.clone(),
                     at,
-                    ("sans-serif", 11).into_font().color(&color),
+                    ("sans-serif", 11).into_font().color(&label),
                 )))
                 .map_err(err)?;
         }
