@@ -45,7 +45,8 @@ if ! command -v cargo-fuzz >/dev/null 2>&1; then
 fi
 target_dir=()
 if [ -n "${FUZZ_TARGET_DIR:-}" ]; then
-  target_dir=(--target-dir "$FUZZ_TARGET_DIR")
+  # absolute: cargo fuzz builds from fuzz/, the binaries are run from here
+  target_dir=(--target-dir "$(realpath -m "$FUZZ_TARGET_DIR")")
 fi
 read -r -a build_args <<< "${FUZZ_BUILD_ARGS:-}"
 # where cargo fuzz puts the binaries: <target dir>/<host>/release, or debug for --dev
