@@ -350,6 +350,37 @@ fn assign(m: &mut DynMessage, path: &str, text: &str) -> Result<(), InputError> 
     Ok(())
 }
 
+/// The message type [`fuzz_goal_args`] builds: every kind of field a goal can have.
+const FUZZ_GOAL: &str = "float64 x\nint8 small\nuint32 count\nbool flag\nstring name\n\
+time stamp\nduration wait\nfloat32[3] fixed\nuint8[] bytes\nstring[] words\n\
+fuzz_msgs/Inner one\nfuzz_msgs/Inner[] many\n";
+
+/// Feed command-line goal arguments to [`message_from_args`] (the fuzz target
+/// `command_line` and its corpus replay): `data` split at newlines is the argument list.
+/// A message that builds must print as YAML and JSON and encode to bytes that decode to
+/// the same bytes again; a panic is a finding. Returns whether the arguments built one.
+#[doc(hidden)]
+pub fn fuzz_goal_args(data: &[u8]) -> bool {
+    static SCHEMA: std::sync::OnceLock<Arc<MsgSchema>> = std::sync::OnceLock::new();
+    let schema = SCHEMA.get_or_init(|| {
+        let l = super::loader::TypeLoader::builtin_only();
+        l.add_msg("fuzz_msgs/Inner", "int32 a\nstring b\nfloat64[] c\n")
+            .and_then(|_| l.add_msg("fuzz_msgs/Goal", FUZZ_GOAL))
+            .expect("the fuzz goal type")
+    });
+    let text = String::from_utf8_lossy(data);
+    let args: Vec<String> = text.split('\n').map(str::to_string).collect();
+    let Ok(m) = message_from_args(schema, &args) else {
+        return false;
+    };
+    let _ = to_yaml(&m);
+    let _ = super::json::to_json(&m);
+    let bytes = m.to_bytes();
+    let back = DynMessage::decode(schema, &bytes).expect("an encoded goal decodes");
+    assert_eq!(back.to_bytes(), bytes, "a goal decodes to the bytes it was");
+    true
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
