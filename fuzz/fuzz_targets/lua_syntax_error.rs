@@ -6,6 +6,9 @@ use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
     if let Some(d) = skipper_lua::fuzzing::syntax_error(data) {
-        assert!(d.starts_with("f.lua:") || d.starts_with("f.lua: error: "), "{d}");
+        assert!(
+            d.starts_with("f.lua:") || d.starts_with("f.lua: error: "),
+            "{d}"
+        );
     }
 });
