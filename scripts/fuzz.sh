@@ -165,7 +165,7 @@ executions() {
 # minimised and the named seeds (which tests use by name) stay as they are.
 campaign() {
   local runs="$1" t="$2" log status start end execs cov ft corp findings load0 load1 new rate reporter
-  mkdir -p "fuzz/corpus/$t" fuzz/logs
+  mkdir -p "fuzz/corpus/$t" fuzz/logs "fuzz/artifacts/$t"
   log="fuzz/logs/$t.long.log"
   new="fuzz/logs/$t.new"
   rm -rf "$new"
