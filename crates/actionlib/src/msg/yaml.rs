@@ -16,6 +16,7 @@ use super::schema::{FieldKind, MsgSchema};
 use serde_json::{Map, Number, Value as Json};
 use std::fmt::Write as _;
 use std::sync::Arc;
+use yaml_rust2::parser::{Event, Parser};
 use yaml_rust2::{Yaml, YamlLoader};
 
 /// How deeply YAML input may nest.
@@ -212,6 +213,12 @@ pub enum InputError {
 /// Parse a YAML document into JSON (YAML's numbers, strings, bools, lists and mappings;
 /// keys become strings).
 pub fn parse_yaml(text: &str) -> Result<Json, InputError> {
+    if nests_too_deep(text) {
+        return Err(InputError::Yaml {
+            text: text.to_string(),
+            msg: format!("nested more than {MAX_DEPTH} levels"),
+        });
+    }
     let docs = YamlLoader::load_from_str(text).map_err(|e| InputError::Yaml {
         text: text.to_string(),
         msg: e.to_string(),
@@ -221,6 +228,29 @@ pub fn parse_yaml(text: &str) -> Result<Json, InputError> {
         text: text.to_string(),
         msg: format!("nested more than {MAX_DEPTH} levels, or an alias"),
     })
+}
+
+/// Whether `text`'s collections nest more than [`MAX_DEPTH`] deep, found from the parser's
+/// events one at a time. The loader builds a document by recursion, a call or two per
+/// level, so that YAML nested hundreds deep overflowed the stack (found by the
+/// `command_line` fuzz target). A syntax error counts as not too deep: the loader
+/// reports it.
+fn nests_too_deep(text: &str) -> bool {
+    let mut parser = Parser::new_from_str(text);
+    let mut depth = 0usize;
+    loop {
+        match parser.next_token() {
+            Ok((Event::SequenceStart(..) | Event::MappingStart(..), _)) => {
+                depth += 1;
+                if depth > MAX_DEPTH {
+                    return true;
+                }
+            }
+            Ok((Event::SequenceEnd | Event::MappingEnd, _)) => depth = depth.saturating_sub(1),
+            Ok((Event::StreamEnd, _)) | Err(_) => return false,
+            Ok(_) => {}
+        }
+    }
 }
 
 fn yaml_to_json(y: &Yaml, depth: usize) -> Option<Json> {
@@ -416,5 +446,27 @@ mod tests {
         assert!(parse_yaml("{a: [").is_err());
         let deep = format!("{}{}", "[".repeat(100), "]".repeat(100));
         assert!(parse_yaml(&deep).is_err());
+    }
+
+    #[test]
+    fn yaml_nested_thousands_deep_is_an_error_not_a_stack_overflow() {
+        let n = 20_000;
+        for deep in [
+            format!("{}{}", "[".repeat(n), "]".repeat(n)),
+            format!("{}1{}", "{a: ".repeat(n), "}".repeat(n)),
+            format!("{}x", "- ".repeat(n)),
+            (0..n).map(|i| format!("{}k:\n", " ".repeat(i))).collect(),
+        ] {
+            // (the scanner stops flow collections at 255 levels itself)
+            match parse_yaml(&deep) {
+                Err(InputError::Yaml { msg, .. }) => {
+                    assert!(msg.contains("nested") || msg.contains("recursion"), "{msg}")
+                }
+                other => panic!("{other:?}"),
+            }
+        }
+        // as deep as allowed still loads
+        let ok = format!("{}1{}", "[".repeat(MAX_DEPTH), "]".repeat(MAX_DEPTH));
+        assert!(parse_yaml(&ok).is_ok());
     }
 }
