@@ -24,7 +24,9 @@
 #                                      (libFuzzer's -fork=J: one campaign, its
 #                                      executions summed; crashes, timeouts and OOM
 #                                      still stop it); stop one with SIGTERM to the
-#                                      fuzzer (SIGINT to it in the default mode)
+#                                      fuzzer (SIGINT to it in the default mode);
+#                                      the fuzzer's stack is FUZZ_STACK_KB (default
+#                                      2048, a spawned Rust thread's)
 #   scripts/fuzz.sh --rate [S] [T...]  each target's executions per second over S seconds
 #                                      (default 20), niced: per second of wall time and
 #                                      per second of the fuzzer's own CPU time (the load
@@ -178,9 +180,12 @@ campaign() {
   start="$(date +%s)"
   progress "$t" "$runs" "$log" "$start" &
   reporter=$!
-  nice -n 19 "$bins/$t" -artifact_prefix="fuzz/artifacts/$t/" "$new" "fuzz/corpus/$t" \
-    -runs="$runs" ${FUZZ_LONG_SECONDS:+-max_total_time="$FUZZ_LONG_SECONDS"} "${limits[@]}" \
-    "${fork[@]}" >> "$log" 2>&1 || status=$?
+  # the stack of a thread Rust spawns (2 MiB), not the main thread's 8: code that runs
+  # on a spawned thread must not recurse deeper than that
+  (ulimit -s "${FUZZ_STACK_KB:-2048}" &&
+    exec nice -n 19 "$bins/$t" -artifact_prefix="fuzz/artifacts/$t/" "$new" "fuzz/corpus/$t" \
+      -runs="$runs" ${FUZZ_LONG_SECONDS:+-max_total_time="$FUZZ_LONG_SECONDS"} "${limits[@]}" \
+      "${fork[@]}") >> "$log" 2>&1 || status=$?
   kill "$reporter" 2>/dev/null || true
   wait "$reporter" 2>/dev/null || true
   end="$(date +%s)"
