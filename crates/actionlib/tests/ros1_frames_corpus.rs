@@ -57,3 +57,20 @@ fn a_status_list_counting_every_byte_that_follows_stays_within_the_bound() {
         assert_eq!(list.is_ok(), width == 16, "width {}", width + 1);
     }
 }
+
+#[test]
+fn a_frame_over_a_megabyte_is_read_whole_by_one_input_in_sixteen() {
+    // 2 MiB of zeros: past the size read into a fresh buffer
+    let frame = |first| Frame {
+        first,
+        pieces: vec![Piece::Fill {
+            byte: 0,
+            len: 1024,
+            scale: 11,
+        }],
+    };
+    let whole = check(&frame(0));
+    let cut = check(&frame(16));
+    // the same decoders accept it; only the whole read succeeds as a subscriber's read
+    assert_eq!(whole, cut + 1);
+}
