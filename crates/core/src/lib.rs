@@ -17,7 +17,8 @@
 //! - [`vocabulary`]: every signal a vehicle kind senses, declared once;
 //! - [`names`]: the names robots take on ROS 1 and ROS 2;
 //! - [`runner`]: the fixed-rate cycle runner;
-//! - [`alloc_count`]: a counting allocator for the zero-allocation tests.
+//! - [`alloc_count`]: a counting allocator for the zero-allocation tests;
+//! - [`fuzz_corpus`]: which inputs of a committed fuzz corpus the fuzzer found.
 //!
 //! This crate depends on no other Skipper crate.
 
@@ -28,6 +29,7 @@ pub mod demo;
 pub mod error;
 pub mod event;
 pub mod excerpt;
+pub mod fuzz_corpus;
 pub mod geo;
 pub mod geometry;
 pub mod goals;

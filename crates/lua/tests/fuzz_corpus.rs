@@ -5,6 +5,7 @@
 //! with a caret), never a panic.
 
 use proptest::prelude::*;
+use skipper_core::fuzz_corpus::found_by_the_fuzzer;
 use skipper_lua::fuzzing;
 use std::path::Path;
 
@@ -40,13 +41,6 @@ fn well_formed(d: &str) {
         assert!(n >= 4 && lines[n - 1].trim_end().ends_with('^'), "{d}");
         assert!(lines[n - 2].starts_with(&format!("{line} | ")), "{d}");
     }
-}
-
-/// A corpus file libFuzzer added: named by the SHA-1 of its bytes.
-fn found_by_the_fuzzer(path: &Path) -> bool {
-    path.file_name()
-        .and_then(|n| n.to_str())
-        .is_some_and(|n| n.len() == 40 && n.bytes().all(|b| b.is_ascii_hexdigit()))
 }
 
 #[test]

@@ -3,10 +3,7 @@
 //! names; the inputs the fuzzer found (named by their SHA-1) need not decode, but no
 //! input and no truncation of one may panic.
 
-/// A libFuzzer file name: 40 hex digits (the input's SHA-1).
-fn found_by_fuzzer(name: &str) -> bool {
-    name.len() == 40 && name.bytes().all(|b| b.is_ascii_hexdigit())
-}
+use skipper_core::fuzz_corpus::found_by_the_fuzzer;
 
 #[test]
 fn corpus_replays() {
@@ -21,7 +18,7 @@ fn corpus_replays() {
         let k = usize::from(k);
         let decoded = skipper_ros2::cdr::decode_received(k, sample);
         let name = path.file_name().unwrap().to_string_lossy();
-        if !found_by_fuzzer(&name) {
+        if !found_by_the_fuzzer(&path) {
             assert!(
                 decoded.is_ok(),
                 "seed {name} for {} decodes",

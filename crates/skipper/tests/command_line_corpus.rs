@@ -4,14 +4,8 @@
 //! seeds build a goal; the inputs the fuzzer found (named by their SHA-1) need only not
 //! panic.
 
+use skipper_core::fuzz_corpus::found_by_the_fuzzer;
 use std::path::Path;
-
-/// A libFuzzer file name: 40 hex digits (the input's SHA-1).
-fn found_by_the_fuzzer(path: &Path) -> bool {
-    path.file_name()
-        .and_then(|n| n.to_str())
-        .is_some_and(|n| n.len() == 40 && n.bytes().all(|b| b.is_ascii_hexdigit()))
-}
 
 #[test]
 fn command_line_corpus_replays() {
