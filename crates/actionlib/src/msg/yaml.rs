@@ -213,76 +213,116 @@ pub enum InputError {
 /// Parse a YAML document into JSON (YAML's numbers, strings, bools, lists and mappings;
 /// keys become strings).
 pub fn parse_yaml(text: &str) -> Result<Json, InputError> {
-    if nests_too_deep(text) {
-        return Err(InputError::Yaml {
-            text: text.to_string(),
-            msg: format!("nested more than {MAX_DEPTH} levels"),
-        });
-    }
-    let docs = YamlLoader::load_from_str(text).map_err(|e| InputError::Yaml {
+    let error = |msg| InputError::Yaml {
         text: text.to_string(),
-        msg: e.to_string(),
-    })?;
+        msg,
+    };
+    if let Some(msg) = DocShape::of(text) {
+        return Err(error(msg));
+    }
+    let docs = YamlLoader::load_from_str(text).map_err(|e| error(e.to_string()))?;
     let doc = docs.into_iter().next().unwrap_or(Yaml::Null);
-    yaml_to_json(&doc, 0).ok_or_else(|| InputError::Yaml {
-        text: text.to_string(),
-        msg: format!("nested more than {MAX_DEPTH} levels, or an alias"),
-    })
+    yaml_to_json(&doc).map_err(error)
 }
 
-/// Whether `text`'s collections nest more than [`MAX_DEPTH`] deep, found from the parser's
-/// events one at a time. The loader builds a document by recursion, a call or two per
-/// level, so that YAML nested hundreds deep overflowed the stack (found by the
-/// `command_line` fuzz target). A syntax error counts as not too deep: the loader
-/// reports it.
-fn nests_too_deep(text: &str) -> bool {
-    let mut parser = Parser::new_from_str(text);
-    let mut depth = 0usize;
-    loop {
-        match parser.next_token() {
-            Ok((Event::SequenceStart(..) | Event::MappingStart(..), _)) => {
-                depth += 1;
-                if depth > MAX_DEPTH {
-                    return true;
+/// The shape of the document `text` loads as, measured on the parser's events one at a
+/// time before the loader runs: how deep it nests (the loader builds by recursion, a
+/// call or two per level, so YAML nested hundreds deep overflowed the stack; found by
+/// the `command_line` fuzz target) and how many values its aliases add (the loader
+/// copies an anchored value for every alias, so ten aliases of ten aliases of ... grow
+/// exponentially: "billion laughs").
+#[derive(Default)]
+struct DocShape {
+    /// the collections open around the parser's position
+    open: Vec<Open>,
+    /// each anchor's value: (values in it, height)
+    anchors: std::collections::HashMap<usize, (usize, usize)>,
+    /// values so far, aliases counted as the values they copy
+    values: usize,
+    /// values the aliases added
+    copied: usize,
+}
+
+/// A collection being parsed.
+struct Open {
+    /// its anchor id (0: none)
+    anchor: usize,
+    /// [`DocShape::values`] before it began
+    values_before: usize,
+    /// the height of its tallest value so far
+    tallest: usize,
+}
+
+/// How many values aliases may add to one document.
+const MAX_ALIAS_VALUES: usize = 100_000;
+
+impl DocShape {
+    /// What makes `text` too big to load, if anything (a syntax error is left to the
+    /// loader, which reports it).
+    fn of(text: &str) -> Option<String> {
+        let mut shape = DocShape::default();
+        let mut parser = Parser::new_from_str(text);
+        loop {
+            let height = match parser.next_token() {
+                Ok((Event::SequenceStart(anchor, _) | Event::MappingStart(anchor, _), _)) => {
+                    shape.open.push(Open {
+                        anchor,
+                        values_before: shape.values,
+                        tallest: 0,
+                    });
+                    shape.values += 1;
+                    0
                 }
+                Ok((Event::SequenceEnd | Event::MappingEnd, _)) => match shape.open.pop() {
+                    Some(o) => shape.ended(o.anchor, shape.values - o.values_before, o.tallest + 1),
+                    None => 0,
+                },
+                Ok((Event::Scalar(_, _, anchor, _), _)) => {
+                    shape.values += 1;
+                    shape.ended(anchor, 1, 0)
+                }
+                Ok((Event::Alias(id), _)) => {
+                    let (size, height) = shape.anchors.get(&id).copied().unwrap_or((1, 0));
+                    shape.values += size;
+                    shape.copied += size;
+                    shape.ended(0, size, height)
+                }
+                Ok((Event::StreamEnd, _)) | Err(_) => return None,
+                Ok(_) => 0,
+            };
+            if shape.open.len() + height > MAX_DEPTH {
+                return Some(format!("nested more than {MAX_DEPTH} levels"));
             }
-            Ok((Event::SequenceEnd | Event::MappingEnd, _)) => depth = depth.saturating_sub(1),
-            Ok((Event::StreamEnd, _)) | Err(_) => return false,
-            Ok(_) => {}
+            if shape.copied > MAX_ALIAS_VALUES {
+                return Some(format!(
+                    "its aliases copy more than {MAX_ALIAS_VALUES} values"
+                ));
+            }
         }
+    }
+
+    /// A value of `size` values (itself and all inside it) and `height` levels of
+    /// collections has ended: note it for its anchor and its parent. Returns `height`.
+    fn ended(&mut self, anchor: usize, size: usize, height: usize) -> usize {
+        if anchor > 0 {
+            self.anchors.insert(anchor, (size, height));
+        }
+        if let Some(parent) = self.open.last_mut() {
+            parent.tallest = parent.tallest.max(height);
+        }
+        height
     }
 }
 
-fn yaml_to_json(y: &Yaml, depth: usize) -> Option<Json> {
-    if depth > MAX_DEPTH {
-        return None;
-    }
-    Some(match y {
-        Yaml::Real(s) => {
-            let x = match s.trim_start_matches('+') {
-                ".inf" | ".Inf" | ".INF" => f64::INFINITY,
-                "-.inf" | "-.Inf" | "-.INF" => f64::NEG_INFINITY,
-                ".nan" | ".NaN" | ".NAN" => f64::NAN,
-                t => t.parse().ok()?,
-            };
-            Number::from_f64(x).map(Json::Number).unwrap_or_else(|| {
-                Json::String(if x.is_nan() {
-                    "nan".into()
-                } else if x > 0.0 {
-                    "inf".into()
-                } else {
-                    "-inf".into()
-                })
-            })
-        }
+/// The JSON of a YAML document, or what in it has no JSON (the depth is bounded by
+/// [`nests_too_deep`] before the document is loaded).
+fn yaml_to_json(y: &Yaml) -> Result<Json, String> {
+    Ok(match y {
+        Yaml::Real(s) => real_to_json(s)?,
         Yaml::Integer(i) => Json::from(*i),
         Yaml::String(s) => Json::String(s.clone()),
         Yaml::Boolean(b) => Json::Bool(*b),
-        Yaml::Array(a) => Json::Array(
-            a.iter()
-                .map(|x| yaml_to_json(x, depth + 1))
-                .collect::<Option<_>>()?,
-        ),
+        Yaml::Array(a) => Json::Array(a.iter().map(yaml_to_json).collect::<Result<_, _>>()?),
         Yaml::Hash(h) => {
             let mut o = Map::new();
             for (k, v) in h {
@@ -290,15 +330,36 @@ fn yaml_to_json(y: &Yaml, depth: usize) -> Option<Json> {
                     Yaml::String(s) | Yaml::Real(s) => s.clone(),
                     Yaml::Integer(i) => i.to_string(),
                     Yaml::Boolean(b) => b.to_string(),
-                    _ => return None,
+                    _ => return Err("a key that is a list, a mapping or empty".into()),
                 };
-                o.insert(key, yaml_to_json(v, depth + 1)?);
+                o.insert(key, yaml_to_json(v)?);
             }
             Json::Object(o)
         }
         Yaml::Null => Json::Null,
-        Yaml::Alias(_) | Yaml::BadValue => return None,
+        Yaml::Alias(_) => return Err("an alias (`*name`); write the value out".into()),
+        Yaml::BadValue => return Err("a value it cannot read".into()),
     })
+}
+
+/// A YAML float as JSON: a number, or `"inf"`, `"-inf"`, `"nan"` as strings (JSON has
+/// no such numbers; the field reader takes them back).
+fn real_to_json(s: &str) -> Result<Json, String> {
+    let x = match s.trim_start_matches('+') {
+        ".inf" | ".Inf" | ".INF" => f64::INFINITY,
+        "-.inf" | "-.Inf" | "-.INF" => f64::NEG_INFINITY,
+        ".nan" | ".NaN" | ".NAN" => f64::NAN,
+        t => t.parse().map_err(|_| format!("`{s}` is not a number"))?,
+    };
+    Ok(Number::from_f64(x).map(Json::Number).unwrap_or_else(|| {
+        Json::String(if x.is_nan() {
+            "nan".into()
+        } else if x > 0.0 {
+            "inf".into()
+        } else {
+            "-inf".into()
+        })
+    }))
 }
 
 /// Whether an argument is `path=value` (a field path, then `=`).
@@ -446,6 +507,47 @@ mod tests {
         assert!(parse_yaml("{a: [").is_err());
         let deep = format!("{}{}", "[".repeat(100), "]".repeat(100));
         assert!(parse_yaml(&deep).is_err());
+    }
+
+    #[test]
+    fn yaml_without_json_says_what_it_has() {
+        for (text, says) in [
+            ("{[1, 2]: 3}", "a key that is a list"),
+            ("{a: !!float abc}", "a value it cannot read"),
+        ] {
+            match parse_yaml(text) {
+                Err(InputError::Yaml { msg, .. }) => assert!(msg.contains(says), "{text}: {msg}"),
+                other => panic!("{text}: {other:?}"),
+            }
+        }
+        let n = parse_yaml("{a: .inf, b: -.inf, c: 1.5}").unwrap();
+        assert_eq!(n, serde_json::json!({"a": "inf", "b": "-inf", "c": 1.5}));
+    }
+
+    #[test]
+    fn aliases_copy_values_up_to_a_bound() {
+        let a = parse_yaml("{a: &x [1, 2], b: *x}").unwrap();
+        assert_eq!(a, serde_json::json!({"a": [1, 2], "b": [1, 2]}));
+        // "billion laughs": each level ten aliases of the one before, 10^6 values at the
+        // sixth (the loader copied every one)
+        let mut laughs = String::from("{l0: &l0 [x, x, x, x, x, x, x, x, x, x]");
+        for i in 1..=6 {
+            let p = format!("*l{}", i - 1);
+            write!(laughs, ", l{i}: &l{i} [{}]", [p.as_str(); 10].join(", ")).unwrap();
+        }
+        laughs.push('}');
+        match parse_yaml(&laughs) {
+            Err(InputError::Yaml { msg, .. }) => assert!(msg.contains("aliases copy"), "{msg}"),
+            other => panic!("{other:?}"),
+        }
+        // an alias of a deep value under a deep value nests as deep as both
+        let deep = format!("{}1{}", "[".repeat(40), "]".repeat(40));
+        let under = format!("{}*d{}", "[".repeat(30), "]".repeat(30));
+        match parse_yaml(&format!("{{d: &d {deep}, u: {under}}}")) {
+            Err(InputError::Yaml { msg, .. }) => assert!(msg.contains("nested"), "{msg}"),
+            other => panic!("{other:?}"),
+        }
+        assert!(parse_yaml(&format!("{{d: &d {deep}, u: [*d]}}")).is_ok());
     }
 
     #[test]
