@@ -226,7 +226,7 @@ rate() {
     /usr/bin/time -f 'cpu %U %S' -o "$work.cpu" nice -n 19 "$bins/$t" \
       -artifact_prefix="$work.artifact-" "$work" -max_total_time="$seconds" "${limits[@]}" \
       > "$work.log" 2>&1 || true
-    execs="$(grep -Eo '^stat::number_of_executed_units: *[0-9]+' "$work.log" | grep -Eo '[0-9]+$' | tail -n1)"
+    execs="$(FUZZ_FORK=1 executions "$work.log")"
     execs="${execs:-0}"
     cpu="$(awk '/^cpu/ { printf "%d", ($2 + $3) * 100 }' "$work.cpu")"
     printf '| %s | %s | %s | %s | %s | %s | %s | %s |\n' "$t" "$execs" "$((execs / seconds))" \
