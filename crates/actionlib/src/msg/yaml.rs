@@ -315,7 +315,7 @@ impl DocShape {
 }
 
 /// The JSON of a YAML document, or what in it has no JSON (the depth is bounded by
-/// [`nests_too_deep`] before the document is loaded).
+/// [`DocShape`] before the document is loaded).
 fn yaml_to_json(y: &Yaml) -> Result<Json, String> {
     Ok(match y {
         Yaml::Real(s) => real_to_json(s)?,
