@@ -3,7 +3,7 @@
 //! Goals reach a robot the way ROS actionlib sends them: a goal, feedback, a result,
 //! preemption by newer goals and cancels. The crate has three layers:
 //!
-//! - state machines with no transport and an injected [`Clock`](time::Clock): the
+//! - state machines with no transport and an injected [`Clock`]: the
 //!   server goal handle ([`server::goal_handle`], rules G-1..G-9 of the reference), the
 //!   multi-goal [`ActionServer`] (A-1..A-10), the [`SimpleActionServer`] (S-1..S-11, the
 //!   spec's API, callbacks, polling and an execute-callback mode), the [`ActionClient`]
@@ -12,7 +12,7 @@
 //! - ROS messages ([`msg`]): serialisation, md5sums and definitions, for compiled-in
 //!   types (Rust structs) and for types known only at run time (schemas parsed from
 //!   `.msg` / `.srv` / `.action` text or found on the package path, with
-//!   [`DynMessage`](msg::dynamic::DynMessage) values);
+//!   [`DynMessage`] values);
 //! - transports: [`transport::inproc`] (same process) and [`ros1`] (a ROS 1 node:
 //!   XML-RPC master/slave API and TCPROS, so `rostopic`, `rosnode` and Python actionlib
 //!   clients and servers talk to it).

@@ -10,7 +10,7 @@
 //!   ([`pilot::AuvPilot`]) steer to a point;
 //! - [`velocity`]: velocity commands (ROS `cmd_vel`) that override a vehicle's
 //!   controllers while fresh;
-//! - [`bind`]: all of it put together for one vehicle of a world, chosen by what the
+//! - [`bind`](mod@bind): all of it put together for one vehicle of a world, chosen by what the
 //!   vehicle is.
 //!
 //! This crate depends on skipper-core only: it knows no engine, vehicle or transport.

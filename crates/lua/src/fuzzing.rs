@@ -39,7 +39,7 @@ pub fn ros_args(data: &[u8]) {
 }
 
 /// Load `data` as a script named `f.lua` (compiled, never run) and, when it does not
-/// parse, place the syntax error as `skipper lua` shows it ([`crate::diag`]: full_moon's
+/// parse, place the syntax error as `skipper lua` shows it (`diag`: full_moon's
 /// lexer over the lines up to the error, Lua's parser on cuts of the script). The
 /// diagnostic, or `None` for a script that parses.
 pub fn syntax_error(data: &[u8]) -> Option<String> {

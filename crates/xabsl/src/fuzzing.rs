@@ -204,7 +204,7 @@ const BINDING_AGENT: [(&str, &str); 4] = [
     ),
 ];
 
-/// Check `data` as the binding file of [`BINDING_AGENT`] against the ground robot's
+/// Check `data` as the binding file of `BINDING_AGENT` against the ground robot's
 /// vocabulary; if it checks, run the controller for a few cycles on the robot's signals.
 /// Says whether it checked and ran (so that a test can tell the agent itself compiles:
 /// an agent with errors would leave nothing of the binding to fuzz).

@@ -25,6 +25,8 @@
 //! speed·sin(pitch) plus a buoyancy term and stops at the surface, where positive
 //! buoyancy keeps the vehicle floating with the propeller off. Touching the sea floor or
 //! the coast ends the run (the vehicle reports itself unhealthy).
+// the signal table gives units in brackets (`[m]`, `[rad]`), as the specs do: not links
+#![allow(rustdoc::broken_intra_doc_links)]
 
 use super::site::AuvSite;
 use rand::Rng;

@@ -25,6 +25,8 @@
 //! | `ball.seen` [bool], `ball.distance` [m], `ball.bearing` [deg], `ball.x`, `ball.y` [m], `ball.time_since_seen` [s] | nearest ball in the camera's view |
 //! | `can.seen`, `can.distance`, `can.bearing`, `can.x`, `can.y`, `can.time_since_seen` | the same for cans |
 //! | `landmark.<name>.distance` [m], `landmark.<name>.bearing` [deg] | every landmark of the world |
+// the signal table gives units in brackets (`[m]`, `[rad]`), as the specs do: not links
+#![allow(rustdoc::broken_intra_doc_links)]
 
 use super::battery::Battery;
 use super::gripper::Gripper;

@@ -4,6 +4,8 @@
 //! controller then takes goals from the transports asked for (the dashboard's
 //! click-to-goto, ROS 1), whatever engine or vehicle it is: each binds the goal kinds
 //! the controller declares.
+// doc comments here are `--help` text: `/<robot>/goto` is a placeholder, not HTML
+#![allow(rustdoc::invalid_html_tags)]
 
 use super::session::{self, ClockArgs, OutputArgs, Outputs, WorldArgs};
 use crate::controllers::{Assignments, ControllerChoice, WorldOptions};

@@ -2,6 +2,8 @@
 //! options that say where the vehicles come from, how the clock goes and what is
 //! written; the run log, progress and interrupt wiring; and the end of a run (summary,
 //! `--summary-json`, exit status).
+// doc comments here are `--help` text: `/<robot>/goto` is a placeholder, not HTML
+#![allow(rustdoc::invalid_html_tags)]
 
 use crate::exit::{self, Failure};
 use crate::progress::Progress;

@@ -200,7 +200,7 @@ fn build_xabsl(p: &Path, world: &dyn World) -> Result<Assignments, Failure> {
         .collect())
 }
 
-/// The XABSL controllers of [`build_xabsl`], unboxed.
+/// The XABSL controllers of `build_xabsl`, unboxed.
 pub fn xabsl_controllers(
     p: &Path,
     world: &dyn World,

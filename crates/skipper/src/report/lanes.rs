@@ -108,7 +108,7 @@ fn name_of(v: &Value) -> Option<String> {
 /// plotted elsewhere, and as lanes they would crowd out the behavior.
 const INPUT_KEYS: [&str; 3] = ["input", "input_link", "inputs"];
 
-/// The text and boolean leaves of a state, by path (without its [`INPUT_KEYS`]).
+/// The text and boolean leaves of a state, by path (without its `INPUT_KEYS`).
 pub fn flatten(state: &Value) -> BTreeMap<String, String> {
     let mut out = BTreeMap::new();
     match state {
