@@ -28,6 +28,9 @@
 # the trap. Needs scripts/ros/install.sh. EXAMPLES_DIR: where the built examples of
 # crates/actionlib are (else a release build of them); SKIPPER_BIN: the binary.
 set -euo pipefail
+# the Python peers' output is read from files while they run: unbuffered whatever the
+# environment says (rostopic hz's lines sat in its buffer when PYTHONUNBUFFERED was unset)
+export PYTHONUNBUFFERED=1
 cd "$(dirname "$0")/../.."
 root="$PWD"
 : "${SKIPPER_BIN:=$root/target/release/skipper}"
