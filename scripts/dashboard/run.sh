@@ -15,8 +15,8 @@
 # Screenshots go next to the run log, in runs/dashboard/ (or $DASHBOARD_OUT). Every process
 # started here is stopped on the way out, whatever happens.
 set -euo pipefail
-# the Python peers' output is read from files while they run: unbuffered whatever the
-# environment says (rostopic hz's lines sat in its buffer when PYTHONUNBUFFERED was unset)
+# the Python peers' output is read while they run: unbuffered whatever the environment
+# says (see scripts/ros/run.sh: rostopic hz's lines sat in its buffer without it)
 export PYTHONUNBUFFERED=1
 here="$(cd "$(dirname "$0")" && pwd)"
 root="$(cd "$here/../.." && pwd)"

@@ -9,8 +9,8 @@
 # the AUV's topics, TwistStamped cmd_vel, `skipper action send --ros2`, and a fleet of 3 hosts x 5 robots driven from
 # a fourth host.
 set -euo pipefail
-# the Python peers' output is read from files while they run: unbuffered whatever the
-# environment says (rostopic hz's lines sat in its buffer when PYTHONUNBUFFERED was unset)
+# the Python peers' output is read while they run: unbuffered whatever the environment
+# says (see scripts/ros/run.sh: rostopic hz's lines sat in its buffer without it)
 export PYTHONUNBUFFERED=1
 cd "$(dirname "$0")/../.."
 root="$PWD"

@@ -3,8 +3,8 @@
 # bridge is installed with its documented command, then each example agent runs until it
 # halts, and its run log is checked (goals reached, commands and statuses, speech).
 set -euo pipefail
-# the Python peers' output is read from files while they run: unbuffered whatever the
-# environment says (rostopic hz's lines sat in its buffer when PYTHONUNBUFFERED was unset)
+# the Python peers' output is read while they run: unbuffered whatever the environment
+# says (see scripts/ros/run.sh: rostopic hz's lines sat in its buffer without it)
 export PYTHONUNBUFFERED=1
 here="$(cd "$(dirname "$0")" && pwd)"
 root="$(cd "$here/../.." && pwd)"

@@ -24,11 +24,7 @@ mod tests {
             "fuzz/corpus/x/3fa28a6c50c5a2f02aa8cde4206f2793090901c",
             "fuzz/corpus/x/3fa28a6c50c5a2f02aa8cde4206f2793090901cz",
         ] {
-            assert_eq!(
-                found_by_the_fuzzer(Path::new(seed)),
-                seed.ends_with('/'),
-                "{seed}"
-            );
+            assert!(!found_by_the_fuzzer(Path::new(seed)), "{seed}");
         }
     }
 }

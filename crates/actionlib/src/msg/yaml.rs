@@ -337,8 +337,9 @@ fn yaml_to_json(y: &Yaml) -> Result<Json, String> {
             Json::Object(o)
         }
         Yaml::Null => Json::Null,
-        Yaml::Alias(_) => return Err("an alias (`*name`); write the value out".into()),
-        Yaml::BadValue => return Err("a value it cannot read".into()),
+        // the loader copies an alias's value in, so `Alias` does not reach here;
+        // `BadValue` is what it makes of a value it cannot read (`!!float abc`)
+        Yaml::Alias(_) | Yaml::BadValue => return Err("a value it cannot read".into()),
     })
 }
 
