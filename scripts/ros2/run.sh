@@ -44,19 +44,32 @@ rclpy_checks "$tag-a" ground ground
 grep -q "ROS 2: node /skipper on domain 0" "$tmp/ground.log" || fail "no start line"
 in_ns "$tag-a" timeout 120 "$SKIPPER_BIN" action send --ros2 /robot1/goto x=-1 y=1 --wait 20s >"$tmp/send.out" 2>&1 \
   || fail "skipper action send --ros2"
-grep -q "^feedback: GotoFeedback" "$tmp/send.out" && grep -q "^SUCCEEDED" "$tmp/send.out" || fail "send: $(cat "$tmp/send.out")"
+grep -q "^feedback:" "$tmp/send.out" && grep -q "^SUCCEEDED" "$tmp/send.out" || fail "send: $(cat "$tmp/send.out")"
 echo "ok   skipper action send --ros2 /robot1/goto: feedback, SUCCEEDED"
+n="$("$py" scripts/ros2/yaml_blocks.py "$tmp/send.out")" || fail "send's YAML: $(cat "$tmp/send.out")"
+echo "ok   skipper action send --ros2 prints goal, feedback and result as PyYAML writes them ($n)"
+# a reader that stops early (| head) leaves the command to finish its goal, not to panic
+{ rc=0; in_ns "$tag-a" timeout 120 "$SKIPPER_BIN" action send --ros2 /robot1/goto x=-1 y=-1 --wait 20s \
+  2>"$tmp/head.err" || rc=$?; echo "exit $rc" >"$tmp/head.status"; } | head -1 >/dev/null
+[ "$(cat "$tmp/head.status")" = "exit 0" ] || fail "send | head -1: $(cat "$tmp/head.status") $(cat "$tmp/head.err")"
+echo "ok   skipper action send --ros2 | head -1: the goal still ends (exit 0)"
 status=0
 in_ns "$tag-a" timeout 60 "$SKIPPER_BIN" action send --ros2 /robot1/goto x=-4 y=4 --timeout 1s >"$tmp/cancel.out" 2>&1 || status=$?
 [ "$status" = 1 ] && grep -q "^CANCELED" "$tmp/cancel.out" || fail "send --timeout: $status $(cat "$tmp/cancel.out")"
 echo "ok   skipper action send --ros2 --timeout 1s: the goal is canceled (CANCELED, exit 1)"
-total=$((total + 2))
+total=$((total + 4))
 netns_down
 
 echo "== 2. an XABSL agent: run_option"
 netns_up "$tag-b"
 skipper_in "$tag-b" xabsl examples/xabsl/goals/agents.xabsl --ros2 --no-log --speed 4
 rclpy_checks "$tag-b" xabsl xabsl
+in_ns "$tag-b" timeout 120 "$SKIPPER_BIN" action send --ros2 /robot1/run_option option=turn_to \
+  'parameters={"yaw": 1.0}' --wait 20s >"$tmp/option.out" 2>&1 || fail "send run_option: $(cat "$tmp/option.out")"
+n="$("$py" scripts/ros2/yaml_blocks.py "$tmp/option.out" option=turn_to 'parameters={"yaw": 1.0}')" \
+  || fail "run_option's YAML: $(cat "$tmp/option.out")"
+echo "ok   skipper action send --ros2 /robot1/run_option: a JSON text field in quotes, as PyYAML writes it ($n)"
+total=$((total + 1))
 netns_down
 
 echo "== 3. a mission: the AUV's topics and run_mission"

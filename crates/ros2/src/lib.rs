@@ -15,7 +15,8 @@
 //!   and `/clock` in simulated time;
 //! - [`reply`]: action answers held until the client's reader is discovered;
 //! - [`sample`]: a robot's cycle, read from its signals by the vocabulary;
-//! - [`outlet`]: where published messages go (DDS publishers, or a test's recorder).
+//! - [`outlet`]: where published messages go (DDS publishers, or a test's recorder);
+//! - [`yaml`]: messages as `ros2 topic echo` prints them.
 //!
 //! This crate depends on nothing of Skipper's but `skipper-core`: a binding fills
 //! [`action::GoalTarget`] for a controller's goal kinds and [`sample`]'s samples from a
@@ -36,6 +37,7 @@ pub mod qos;
 pub mod reply;
 pub mod robot;
 pub mod sample;
+pub mod yaml;
 
 pub use error::Ros2Error;
 pub use ros2_client::ParameterValue;

@@ -2,7 +2,7 @@
 //! --ros2` binds the run's robots through `skipper_ros2::link`, `skipper action send
 //! --ros2` sends one goal with `skipper_ros2::client`. See docs/ros2.md.
 
-use crate::commands::action::SendArgs;
+use crate::commands::action::{say, say_block, SendArgs};
 use crate::exit::{self, Failure};
 use skipper_core::goals::GoalPort;
 use skipper_core::velocity::VelocityInbox;
@@ -12,6 +12,7 @@ use skipper_ros2::args::RosArgs;
 use skipper_ros2::client::{self, Ending, Event};
 use skipper_ros2::link::{Robot, Ros2Link};
 use skipper_ros2::node::{Discovery, NodeConfig, Ros2Node};
+use skipper_ros2::yaml::to_yaml;
 use skipper_ros2::Ros2Error;
 use std::net::IpAddr;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -140,15 +141,11 @@ fn go<A: ActionType>(
     server: &str,
     goal: A::Goal,
     args: &SendArgs,
-) -> Result<u8, Failure>
-where
-    A::Feedback: std::fmt::Debug,
-    A::Result: std::fmt::Debug,
-{
+) -> Result<u8, Failure> {
     let stop = Arc::new(AtomicBool::new(false));
     let s2 = stop.clone();
     crate::shutdown::on_stop(move || s2.store(true, Ordering::SeqCst));
-    println!("goal: {goal:?}");
+    say_block("goal", &to_yaml(&goal));
     let mut interrupted = false;
     let ending = client::send::<A>(
         node,
@@ -158,8 +155,8 @@ where
         args.timeout,
         &stop,
         |e| match e {
-            Event::Accepted => println!("active"),
-            Event::Feedback(f) => println!("feedback: {f:?}"),
+            Event::Accepted => say(format_args!("active")),
+            Event::Feedback(f) => say_block("feedback", &to_yaml(&f)),
             Event::Canceling(timed_out) => {
                 interrupted = !timed_out;
                 eprintln!(
@@ -172,7 +169,7 @@ where
     .map_err(|e| Failure::failed(e.to_string()))?;
     let code = match ending {
         Ending::Rejected => {
-            println!("REJECTED");
+            say(format_args!("REJECTED"));
             exit::FAILED
         }
         Ending::Unconfirmed => {
@@ -180,8 +177,8 @@ where
             exit::FAILED
         }
         Ending::Done(status, result) => {
-            println!("{}", status_name(status));
-            println!("result: {result:?}");
+            say(format_args!("{}", status_name(status)));
+            say_block("result", &to_yaml(&result));
             if status == GoalStatusEnum::Succeeded {
                 0
             } else {

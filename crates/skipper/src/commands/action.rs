@@ -160,7 +160,11 @@ fn send(args: SendArgs) -> Result<u8, Failure> {
 
 /// A message as YAML under `key:`, indented by two spaces.
 fn say_message(key: &str, m: &DynMessage) {
-    let body = to_yaml(m);
+    say_block(key, &to_yaml(m));
+}
+
+/// `key:` and under it `body` (a message as YAML) indented by two spaces.
+pub(crate) fn say_block(key: &str, body: &str) {
     let mut text = format!("{key}:");
     for line in body.lines() {
         text.push_str("\n  ");
@@ -173,7 +177,7 @@ fn say_message(key: &str, m: &DynMessage) {
 }
 
 /// Print a line; a closed stdout (`| head`) is not an error worth a panic.
-fn say(line: std::fmt::Arguments<'_>) {
+pub(crate) fn say(line: std::fmt::Arguments<'_>) {
     use std::io::Write;
     let mut out = std::io::stdout().lock();
     let _ = out.write_fmt(line);
