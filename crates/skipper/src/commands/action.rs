@@ -178,10 +178,7 @@ pub(crate) fn say_block(key: &str, body: &str) {
 
 /// Print a line; a closed stdout (`| head`) is not an error worth a panic.
 pub(crate) fn say(line: std::fmt::Arguments<'_>) {
-    use std::io::Write;
-    let mut out = std::io::stdout().lock();
-    let _ = out.write_fmt(line);
-    let _ = out.write_all(b"\n");
+    crate::outln!("{line}");
 }
 
 fn go(

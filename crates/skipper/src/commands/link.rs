@@ -161,7 +161,7 @@ fn serve(a: ServeArgs) -> Result<u8, Failure> {
 
     let server = Listener::start(listener, hub.clone())
         .map_err(|e| Failure::failed(format!("cannot serve on {addr}: {e}")))?;
-    println!(
+    crate::outln!(
         "skipper link serve: listening on {addr} (robots: {}; {})",
         names.join(", "),
         if realtime {

@@ -50,8 +50,8 @@ pub fn run(args: MissionArgs) -> Result<u8, Failure> {
                     Body::Leaf(_) => behaviors += 1,
                 }
             }
-            println!("{}: mission `{}` is fine", file.display(), m.name);
-            println!(
+            crate::outln!("{}: mission `{}` is fine", file.display(), m.name);
+            crate::outln!(
                 "  items      {} ({behaviors} behaviors, {commands} commands, {} substacks)",
                 m.items.len(),
                 stacks.saturating_sub(1)
@@ -67,9 +67,9 @@ pub fn run(args: MissionArgs) -> Result<u8, Failure> {
                 }
                 (None, None) => "none".into(),
             };
-            println!("  time limit {limit}");
+            crate::outln!("  time limit {limit}");
             let warnings = m.warnings.iter().filter(|w| !w.is_error()).count();
-            println!("  warnings   {warnings}");
+            crate::outln!("  warnings   {warnings}");
             Ok(0)
         }
     }

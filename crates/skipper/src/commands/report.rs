@@ -44,6 +44,6 @@ pub fn run(args: ReportArgs) -> Result<u8, Failure> {
             args.log.display()
         );
     }
-    println!("report written to {}", out.display());
+    crate::outln!("report written to {}", out.display());
     Ok(0)
 }

@@ -134,7 +134,7 @@ impl Outputs {
             }
         }
         let path = self.log.as_ref().map(|(p, _)| p.as_path());
-        print!(
+        crate::out!(
             "{}",
             crate::summary::render(report, &self.name, robots, path)
         );

@@ -161,7 +161,7 @@ fn serve(a: ServeArgs) -> Result<u8, Failure> {
     let handle = server::serve(listeners, Box::new(fleet), config)
         .map_err(|e| Failure::failed(format!("cannot start the server: {e}")))?;
     for (name, addr) in names.iter().zip(handle.addrs()) {
-        println!("{name} ({}) on {addr}", a.subtype);
+        crate::outln!("{name} ({}) on {addr}", a.subtype);
     }
     use std::io::Write;
     let _ = std::io::stdout().flush();

@@ -51,7 +51,7 @@ pub fn run(args: WorldArgs) -> Result<u8, Failure> {
                 std::fs::write(&path, picture).map_err(|e| {
                     Failure::failed(format!("cannot write {}: {e}", path.display()))
                 })?;
-                println!("  picture    {}", path.display());
+                crate::outln!("  picture    {}", path.display());
             }
             Ok(0)
         }
@@ -69,17 +69,20 @@ fn summarise(file: &Path, spec: &WorldSpec, walls: usize) {
             .collect::<Vec<_>>()
             .join(", "),
     };
-    println!("{}: world `{}` is fine", file.display(), spec.name);
-    println!(
+    crate::outln!("{}: world `{}` is fine", file.display(), spec.name);
+    crate::outln!(
         "  extent     ({:.2}, {:.2}) to ({:.2}, {:.2}) m",
-        lo.x, lo.y, hi.x, hi.y
+        lo.x,
+        lo.y,
+        hi.x,
+        hi.y
     );
-    println!("  walls      {walls}");
-    println!("  objects    {}", spec.objects.len());
-    println!("  goals      {}", names(&spec.goals));
-    println!("  landmarks  {}", names(&spec.landmarks));
+    crate::outln!("  walls      {walls}");
+    crate::outln!("  objects    {}", spec.objects.len());
+    crate::outln!("  goals      {}", names(&spec.goals));
+    crate::outln!("  landmarks  {}", names(&spec.landmarks));
     for r in &spec.robots {
-        println!(
+        crate::outln!(
             "  robot      {} ({}) at ({:.2}, {:.2}) facing {:.0} deg",
             r.name,
             r.model,

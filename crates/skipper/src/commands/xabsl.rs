@@ -143,7 +143,7 @@ pub fn run(args: XabslArgs) -> Result<u8, Failure> {
             let n = skipper_xabsl::doc::write_to(&c.program, &output).map_err(|e| {
                 Failure::failed(format!("cannot write into {}: {e}", output.display()))
             })?;
-            println!(
+            crate::outln!(
                 "{}: {n} files written, open {}",
                 output.display(),
                 output.join("index.html").display()
@@ -212,7 +212,7 @@ fn check(file: &Path, quiet: bool) -> Result<u8, Failure> {
     }
     check_binding(file, c.program.clone())?;
     let p = &c.program;
-    println!(
+    crate::outln!(
         "{}: ok — {} file{}, {} agent{}, {} option{}, {} basic behavior{}, {} symbol{}, {w} warning{}",
         file.display(),
         src.len(),
