@@ -51,16 +51,32 @@ for subscribed in no yes; do
   sleep 0.5
   pid="$(ip netns pids "$ns" | head -1)"
   if [ "$subscribed" = yes ]; then
-    in_ns "$ns" "$py" - <<'PY' >/dev/null 2>&1 &
-import rclpy
+    # counts what it receives over the same window as the CPU below (after 10 s of
+    # start-up and discovery) and prints the rates
+    in_ns "$ns" "$py" - "$SECONDS_RUN" <<'PY' >"$ns.sink" 2>&1 &
+import sys, time, rclpy
 from rclpy.node import Node
 from nav_msgs.msg import Odometry
 from sensor_msgs.msg import LaserScan
 rclpy.init(); n = Node("bench_sink")
+got = {"odom": 0, "scan": 0}
+def count(kind):
+    def cb(_m):
+        got[kind] += 1
+    return cb
 for k in range(1, 101):
-    n.create_subscription(Odometry, f"/robot{k}/odom", lambda m: None, 10)
-    n.create_subscription(LaserScan, f"/robot{k}/scan", lambda m: None, 10)
-rclpy.spin(n)
+    n.create_subscription(Odometry, f"/robot{k}/odom", count("odom"), 10)
+    n.create_subscription(LaserScan, f"/robot{k}/scan", count("scan"), 10)
+def spin_until(t):
+    while time.monotonic() < t:
+        rclpy.spin_once(n, timeout_sec=0.05)
+start = time.monotonic()
+spin_until(start + 10)
+c0, t0 = dict(got), time.monotonic()
+spin_until(t0 + float(sys.argv[1]))
+w = time.monotonic() - t0
+print(f"the subscriber received {(got['odom'] - c0['odom']) / w:.0f} odom and "
+      f"{(got['scan'] - c0['scan']) / w:.0f} scan messages a second (100 robots at 10 Hz: 1000 each)")
 PY
   fi
   sleep 10   # start-up and discovery
@@ -68,6 +84,10 @@ PY
   sleep "$SECONDS_RUN"
   c1=$(cpu_of "$pid"); t1=$(date +%s.%N)
   python3 -c "import os; t=os.sysconf('SC_CLK_TCK'); c=($c1-$c0)/t; w=$t1-$t0; print(f'100 robots, subscriber: $subscribed: {c:.2f} s CPU in {w:.1f} s = {100*c/w:.0f}% of one core')"
+  if [ "$subscribed" = yes ]; then
+    for _ in $(seq 100); do grep -q "received" "$ns.sink" && break; sleep 0.1; done
+    cat "$ns.sink"; rm -f "$ns.sink"
+  fi
   for p in $(ip netns pids "$ns"); do kill "$p" 2>/dev/null || true; done
   for _ in $(seq 100); do [ -z "$(ip netns pids "$ns")" ] && break; sleep 0.1; done
 done
