@@ -313,6 +313,15 @@ fn scalar(s: impl Into<String>) -> Result<Node, Unprintable> {
     Ok(Node::Scalar(s.into()))
 }
 
+/// The integer methods of [`ser::Serializer`]: each prints its number in decimal.
+macro_rules! integers {
+    ($($method:ident : $ty:ty),*) => {$(
+        fn $method(self, v: $ty) -> Result<Node, Unprintable> {
+            scalar(v.to_string())
+        }
+    )*};
+}
+
 impl ser::Serializer for Tree {
     type Ok = Node;
     type Error = Unprintable;
@@ -327,30 +336,16 @@ impl ser::Serializer for Tree {
     fn serialize_bool(self, v: bool) -> Result<Node, Unprintable> {
         scalar(if v { "true" } else { "false" })
     }
-    fn serialize_i8(self, v: i8) -> Result<Node, Unprintable> {
-        scalar(v.to_string())
-    }
-    fn serialize_i16(self, v: i16) -> Result<Node, Unprintable> {
-        scalar(v.to_string())
-    }
-    fn serialize_i32(self, v: i32) -> Result<Node, Unprintable> {
-        scalar(v.to_string())
-    }
-    fn serialize_i64(self, v: i64) -> Result<Node, Unprintable> {
-        scalar(v.to_string())
-    }
-    fn serialize_u8(self, v: u8) -> Result<Node, Unprintable> {
-        scalar(v.to_string())
-    }
-    fn serialize_u16(self, v: u16) -> Result<Node, Unprintable> {
-        scalar(v.to_string())
-    }
-    fn serialize_u32(self, v: u32) -> Result<Node, Unprintable> {
-        scalar(v.to_string())
-    }
-    fn serialize_u64(self, v: u64) -> Result<Node, Unprintable> {
-        scalar(v.to_string())
-    }
+    integers!(
+        serialize_i8: i8,
+        serialize_i16: i16,
+        serialize_i32: i32,
+        serialize_i64: i64,
+        serialize_u8: u8,
+        serialize_u16: u16,
+        serialize_u32: u32,
+        serialize_u64: u64
+    );
     fn serialize_f32(self, v: f32) -> Result<Node, Unprintable> {
         // rclpy holds a float32 field as a Python float: the f32's exact value
         scalar(float(f64::from(v)))
@@ -450,49 +445,27 @@ impl Items {
     }
 }
 
-impl ser::SerializeSeq for Items {
-    type Ok = Node;
-    type Error = Unprintable;
-    fn serialize_element<T: Serialize + ?Sized>(&mut self, v: &T) -> Result<(), Unprintable> {
-        self.push(v)
-    }
-    fn end(self) -> Result<Node, Unprintable> {
-        Ok(Node::Seq(self.0))
-    }
+/// serde's four list traits, each pushing its elements onto [`Items`].
+macro_rules! list_trait {
+    ($($trait:ident :: $method:ident),*) => {$(
+        impl ser::$trait for Items {
+            type Ok = Node;
+            type Error = Unprintable;
+            fn $method<T: Serialize + ?Sized>(&mut self, v: &T) -> Result<(), Unprintable> {
+                self.push(v)
+            }
+            fn end(self) -> Result<Node, Unprintable> {
+                Ok(Node::Seq(self.0))
+            }
+        }
+    )*};
 }
-
-impl ser::SerializeTuple for Items {
-    type Ok = Node;
-    type Error = Unprintable;
-    fn serialize_element<T: Serialize + ?Sized>(&mut self, v: &T) -> Result<(), Unprintable> {
-        self.push(v)
-    }
-    fn end(self) -> Result<Node, Unprintable> {
-        Ok(Node::Seq(self.0))
-    }
-}
-
-impl ser::SerializeTupleStruct for Items {
-    type Ok = Node;
-    type Error = Unprintable;
-    fn serialize_field<T: Serialize + ?Sized>(&mut self, v: &T) -> Result<(), Unprintable> {
-        self.push(v)
-    }
-    fn end(self) -> Result<Node, Unprintable> {
-        Ok(Node::Seq(self.0))
-    }
-}
-
-impl ser::SerializeTupleVariant for Items {
-    type Ok = Node;
-    type Error = Unprintable;
-    fn serialize_field<T: Serialize + ?Sized>(&mut self, v: &T) -> Result<(), Unprintable> {
-        self.push(v)
-    }
-    fn end(self) -> Result<Node, Unprintable> {
-        Ok(Node::Seq(self.0))
-    }
-}
+list_trait!(
+    SerializeSeq::serialize_element,
+    SerializeTuple::serialize_element,
+    SerializeTupleStruct::serialize_field,
+    SerializeTupleVariant::serialize_field
+);
 
 /// A message or map being serialized: its fields in order.
 #[derive(Default)]
@@ -508,35 +481,26 @@ impl Fields {
     }
 }
 
-impl ser::SerializeStruct for Fields {
-    type Ok = Node;
-    type Error = Unprintable;
-    fn serialize_field<T: Serialize + ?Sized>(
-        &mut self,
-        k: &'static str,
-        v: &T,
-    ) -> Result<(), Unprintable> {
-        self.field(k, v)
-    }
-    fn end(self) -> Result<Node, Unprintable> {
-        Ok(Node::Map(self.fields))
-    }
+/// serde's two struct traits, each adding named fields to [`Fields`].
+macro_rules! struct_trait {
+    ($($trait:ident),*) => {$(
+        impl ser::$trait for Fields {
+            type Ok = Node;
+            type Error = Unprintable;
+            fn serialize_field<T: Serialize + ?Sized>(
+                &mut self,
+                k: &'static str,
+                v: &T,
+            ) -> Result<(), Unprintable> {
+                self.field(k, v)
+            }
+            fn end(self) -> Result<Node, Unprintable> {
+                Ok(Node::Map(self.fields))
+            }
+        }
+    )*};
 }
-
-impl ser::SerializeStructVariant for Fields {
-    type Ok = Node;
-    type Error = Unprintable;
-    fn serialize_field<T: Serialize + ?Sized>(
-        &mut self,
-        k: &'static str,
-        v: &T,
-    ) -> Result<(), Unprintable> {
-        self.field(k, v)
-    }
-    fn end(self) -> Result<Node, Unprintable> {
-        Ok(Node::Map(self.fields))
-    }
-}
+struct_trait!(SerializeStruct, SerializeStructVariant);
 
 impl ser::SerializeMap for Fields {
     type Ok = Node;
