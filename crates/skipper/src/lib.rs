@@ -8,7 +8,7 @@
 //! - [`runlog`]: the MCAP run log; [`recording`]: reading one back;
 //! - [`report`]: the HTML run report with plots;
 //! - [`dashboard`]: the web dashboard over a live run or a replay;
-//! - [`progress`] and [`summary`]: what a person sees on the terminal; [`out`]: standard
+//! - [`progress`] and [`summary`]: what a person sees on the terminal; [`mod@out`]: standard
 //!   output that a closed pipe does not turn into a panic;
 //! - [`exit`]: errors that carry the exit status of the command-line contract;
 //! - [`shutdown`]: the one SIGINT/SIGTERM/SIGHUP path of every long-running command.

@@ -9,7 +9,7 @@ pub fn write(args: std::fmt::Arguments<'_>) {
     let _ = std::io::stdout().lock().write_fmt(args);
 }
 
-/// `print!` through [`write`].
+/// `print!` through [`write()`].
 #[macro_export]
 macro_rules! out {
     ($($arg:tt)*) => {
@@ -17,7 +17,7 @@ macro_rules! out {
     };
 }
 
-/// `println!` through [`write`].
+/// `println!` through [`write()`].
 #[macro_export]
 macro_rules! outln {
     () => {
