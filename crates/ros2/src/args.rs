@@ -95,13 +95,15 @@ impl RosArgs {
     fn remap(&mut self, rule: Option<&str>) -> Result<(), Ros2Error> {
         let (from, to) = split_rule(rule, "-r")?;
         match from {
-            "__node" | "__name" => self.node_name = Some(to.to_string()),
+            "__node" | "__name" => {
+                crate::names::check_node_name(to).map_err(|why| {
+                    Ros2Error::Config(format!("--ros-args -r {from}:={to}: {why}"))
+                })?;
+                self.node_name = Some(to.to_string())
+            }
             "__ns" => {
-                if !to.starts_with('/') {
-                    return Err(Ros2Error::Config(format!(
-                        "--ros-args -r __ns:={to}: a namespace starts with /"
-                    )));
-                }
+                crate::names::check_namespace(to)
+                    .map_err(|why| Ros2Error::Config(format!("--ros-args -r __ns:={to}: {why}")))?;
                 self.namespace = Some(to.to_string())
             }
             _ => self.remaps.push((from.to_string(), to.to_string())),
@@ -213,6 +215,8 @@ mod tests {
             &["--ros-args", "-r"][..],
             &["--ros-args", "-r", "nothing"],
             &["--ros-args", "-r", "__ns:=relative"],
+            &["--ros-args", "-r", "__ns:=/9bad"],
+            &["--ros-args", "-r", "__node:=bad-name"],
             &["--ros-args", "--log-level", "debug"],
         ] {
             assert!(RosArgs::parse(bad, None).is_err(), "{bad:?}");

@@ -85,7 +85,8 @@ pub fn send<A: ActionType>(
     stop: &AtomicBool,
     mut on: impl FnMut(Event<A::Feedback>),
 ) -> Result<Ending<A::Result>, Ros2Error> {
-    let name = Name::parse(server).map_err(|e| Ros2Error::Config(format!("{server}: {e:?}")))?;
+    crate::names::check_name(server).map_err(Ros2Error::Config)?;
+    let name = Name::parse(server).map_err(|e| Ros2Error::Config(format!("{server}: {e}")))?;
     let qos = ActionClientQosPolicies {
         goal_service: crate::qos::default(),
         result_service: crate::qos::default(),

@@ -2,6 +2,7 @@
 //! system libraries) that interoperates with rclpy and rmw_fastrtps_cpp.
 //!
 //! - [`args`]: `ROS_DOMAIN_ID` and `--ros-args` (node name, namespace, remaps, `-p`);
+//! - [`names`]: ROS 2's rules for names, checked before ros2-client sees them;
 //! - [`node`]: the node (localhost-only discovery by default, `/rosout`, parameters);
 //! - [`qos`]: rclpy's default QoS profiles;
 //! - [`msg`]: the messages, as CDR-encodable structs;
@@ -31,6 +32,7 @@ pub mod goals;
 pub mod io;
 pub mod link;
 pub mod msg;
+pub mod names;
 pub mod node;
 pub mod outlet;
 pub mod qos;

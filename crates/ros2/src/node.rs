@@ -111,6 +111,10 @@ impl Ros2Node {
         let args = config.args;
         let name = args.node_name.clone().unwrap_or(config.name);
         let namespace = args.namespace.clone().unwrap_or(config.namespace);
+        // ros2-client panics on some names it does not take: check them before any DDS
+        crate::names::check_node_name(&name)
+            .and_then(|()| crate::names::check_namespace(&namespace))
+            .map_err(Ros2Error::Config)?;
         let mut builder = DomainParticipantBuilder::new(args.domain_id);
         builder = match &config.discovery {
             Discovery::Localhost => builder.with_only_networks([IpAddr::V4(Ipv4Addr::LOCALHOST)]),
@@ -138,7 +142,7 @@ impl Ros2Node {
             options = options.parameter_set_action(Box::new(move |n, v| on_set(n, v)));
         }
         let node_name = NodeName::new(&namespace, &name)
-            .map_err(|e| Ros2Error::Config(format!("node name {namespace}/{name}: {e:?}")))?;
+            .map_err(|e| Ros2Error::Config(format!("node {name} in {namespace}: {e}")))?;
         let mut node = context
             .clone()
             .new_node(node_name, options)
@@ -187,7 +191,8 @@ impl Ros2Node {
 
     fn name(&self, name: &str) -> Result<Name, Ros2Error> {
         let full = self.resolve(name);
-        Name::parse(&full).map_err(|e| Ros2Error::Config(format!("ROS 2 name {full}: {e:?}")))
+        crate::names::check_name(&full).map_err(Ros2Error::Config)?;
+        Name::parse(&full).map_err(|e| Ros2Error::Config(format!("ROS 2 name {full}: {e}")))
     }
 
     /// The DDS topic of `T` on `topic`, and what to call it in errors (`role` and its

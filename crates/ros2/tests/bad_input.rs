@@ -126,3 +126,38 @@ fn malformed_and_oversized_messages_are_counted_and_dropped() {
         "only the good twist arrives: {received:?}"
     );
 }
+
+/// Names ros2-client does not take (it panicked building the parameter services' names
+/// of a node in `/9bad` or `/a__b`) are configuration errors, before any DDS starts.
+#[test]
+fn names_ros2_client_would_panic_on_are_configuration_errors() {
+    if !common::in_netns("names_ros2_client_would_panic_on_are_configuration_errors") {
+        return;
+    }
+    for (name, namespace) in [
+        ("skipper", "/9bad"),
+        ("skipper", "/a__b"),
+        ("a__b", "/"),
+        ("bad-name", "/"),
+        ("skipper", "/site/"),
+    ] {
+        let started = Ros2Node::start(NodeConfig {
+            name: name.into(),
+            namespace: namespace.into(),
+            args: RosArgs::parse::<&str>(&[], None).unwrap(),
+            discovery: Discovery::Localhost,
+            parameters: Vec::new(),
+            on_set: None,
+        });
+        match started {
+            Err(skipper_ros2::Ros2Error::Config(why)) => {
+                assert!(
+                    why.contains(namespace.trim_end_matches('/')) || why.contains(name),
+                    "{why}"
+                )
+            }
+            Err(e) => panic!("{name} in {namespace}: {e}"),
+            Ok(_) => panic!("{name} in {namespace} started a node"),
+        }
+    }
+}

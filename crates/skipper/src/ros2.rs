@@ -106,7 +106,12 @@ fn goal_from_fields<G: serde::Serialize + serde::de::DeserializeOwned + Default>
 /// `skipper action send --ros2`: the exit status as for ROS 1 (0 SUCCEEDED, 1
 /// otherwise, 2 bad fields, 130 interrupted).
 pub fn send(args: &SendArgs, host: Option<IpAddr>) -> Result<u8, Failure> {
-    let server = args.server.trim_end_matches('/').to_string();
+    // a relative name is resolved in the client node's namespace, `/`, as ros2's CLI does
+    let server = format!(
+        "/{}",
+        args.server.trim_start_matches('/').trim_end_matches('/')
+    );
+    skipper_ros2::names::check_name(&server).map_err(Failure::bad_input)?;
     let domain = std::env::var("ROS_DOMAIN_ID").ok();
     let ros_args = RosArgs::parse::<&str>(&[], domain.as_deref()).map_err(failure)?;
     let discovery = Discovery::from_host(host);
