@@ -49,7 +49,7 @@ echo "ok   skipper action send --ros2 /robot1/goto: feedback, SUCCEEDED"
 n="$("$py" scripts/ros2/yaml_blocks.py "$tmp/send.out")" || fail "send's YAML: $(cat "$tmp/send.out")"
 echo "ok   skipper action send --ros2 prints goal, feedback and result as PyYAML writes them ($n)"
 # a reader that stops early (| head) leaves the command to finish its goal, not to panic
-{ rc=0; in_ns "$tag-a" timeout 120 "$SKIPPER_BIN" action send --ros2 /robot1/goto x=-1 y=-1 --wait 20s \
+{ rc=0; in_ns "$tag-a" timeout 120 "$SKIPPER_BIN" action send --ros2 /robot1/goto "{x: -1, y: -1}" --wait 20s \
   2>"$tmp/head.err" || rc=$?; echo "exit $rc" >"$tmp/head.status"; } | head -1 >/dev/null
 [ "$(cat "$tmp/head.status")" = "exit 0" ] || fail "send | head -1: $(cat "$tmp/head.status") $(cat "$tmp/head.err")"
 echo "ok   skipper action send --ros2 | head -1: the goal still ends (exit 0)"

@@ -4,6 +4,9 @@
 
 use crate::commands::action::{say, say_block, SendArgs};
 use crate::exit::{self, Failure};
+use skipper_actionlib::msg::json::to_json;
+use skipper_actionlib::msg::loader::TypeLoader;
+use skipper_actionlib::msg::yaml::message_from_args;
 use skipper_core::goals::GoalPort;
 use skipper_core::velocity::VelocityInbox;
 use skipper_core::{RunControl, Runner};
@@ -54,53 +57,32 @@ pub fn attach(
     Ok(())
 }
 
-/// A goal of type `G` from FIELD=VALUE arguments: numbers and booleans where the goal's
-/// field is one, text otherwise; an unknown field is bad input.
-fn goal_from_fields<G: serde::Serialize + serde::de::DeserializeOwned + Default>(
+/// A goal of type `ty` (`skipper_msgs/Goto`) from the command line's arguments, read
+/// as under `--ros` (`x=2`, a YAML value after `=`, or a YAML mapping `'{x: 2, y: 1}'`):
+/// the ROS 1 definition of each of Skipper's actions has the ROS 2 one's fields. A number
+/// that is not finite is bad input, as the server would reject the goal.
+fn goal_from_args<G: serde::de::DeserializeOwned>(
     ty: &str,
     fields: &[String],
 ) -> Result<G, Failure> {
-    let serde_json::Value::Object(mut m) = serde_json::to_value(G::default()).unwrap_or_default()
-    else {
-        return Err(Failure::failed(format!("{ty} has no fields")));
-    };
-    let known: Vec<String> = m.keys().cloned().collect();
-    for f in fields {
-        let Some((k, v)) = f.split_once('=') else {
-            return Err(Failure::bad_input(format!(
-                "`{f}` is not FIELD=VALUE (the fields of {ty} are {})",
-                known.join(", ")
-            )));
-        };
-        let value = match m.get(k) {
-            None => {
-                return Err(Failure::bad_input(format!(
-                    "{ty} has no field `{k}` (its fields are {})",
-                    known.join(", ")
-                )))
-            }
-            Some(serde_json::Value::Number(_)) => match v.parse::<f64>() {
-                Ok(x) if x.is_finite() => serde_json::json!(x),
-                _ => {
-                    return Err(Failure::bad_input(format!(
-                        "{k}={v}: must be a finite number"
-                    )))
-                }
-            },
-            Some(serde_json::Value::Bool(_)) => match v {
-                "true" | "false" => serde_json::Value::Bool(v == "true"),
-                _ => {
-                    return Err(Failure::bad_input(format!(
-                        "{k}={v}: must be true or false"
-                    )))
-                }
-            },
-            Some(_) => serde_json::Value::String(v.to_string()),
-        };
-        m.insert(k.to_string(), value);
+    let action = TypeLoader::global()
+        .action(ty)
+        .map_err(|e| Failure::failed(format!("{ty}: {e}")))?;
+    let schema = action.goal();
+    let goal = message_from_args(schema, fields).map_err(|e| {
+        Failure::bad_input(format!(
+            "{e}\n(the goal of {ty} has: {})",
+            schema.describe()
+        ))
+    })?;
+    let json = to_json(&goal);
+    if let Some((k, _)) = json
+        .as_object()
+        .and_then(|o| o.iter().find(|(_, v)| v.is_null()))
+    {
+        return Err(Failure::bad_input(format!("{k}: must be a finite number")));
     }
-    serde_json::from_value(serde_json::Value::Object(m))
-        .map_err(|e| Failure::bad_input(format!("{ty}: {e}")))
+    serde_json::from_value(json).map_err(|e| Failure::failed(format!("{ty}: {e}")))
 }
 
 /// `skipper action send --ros2`: the exit status as for ROS 1 (0 SUCCEEDED, 1
@@ -132,9 +114,9 @@ pub fn send(args: &SendArgs, host: Option<IpAddr>) -> Result<u8, Failure> {
     let ty = format!("{pkg}/{action}");
     let f = &args.fields;
     match ty.as_str() {
-        "skipper_msgs/Goto" => go::<Goto>(&mut node, &server, goal_from_fields(&ty, f)?, args),
-        "skipper_msgs/RunOption" => go::<RunOption>(&mut node, &server, goal_from_fields(&ty, f)?, args),
-        "skipper_msgs/RunMission" => go::<RunMission>(&mut node, &server, goal_from_fields(&ty, f)?, args),
+        "skipper_msgs/Goto" => go::<Goto>(&mut node, &server, goal_from_args(&ty, f)?, args),
+        "skipper_msgs/RunOption" => go::<RunOption>(&mut node, &server, goal_from_args(&ty, f)?, args),
+        "skipper_msgs/RunMission" => go::<RunMission>(&mut node, &server, goal_from_args(&ty, f)?, args),
         other => Err(Failure::failed(format!(
             "{server} serves {other}, which this client does not know over ROS 2 (it knows skipper_msgs/Goto, RunOption, RunMission)"
         ))),
@@ -192,4 +174,44 @@ fn go<A: ActionType>(
         }
     };
     Ok(if interrupted { exit::INTERRUPTED } else { code })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use skipper_ros2::msg::skipper::{GotoGoal, RunOptionGoal};
+
+    fn args(a: &[&str]) -> Vec<String> {
+        a.iter().map(|s| s.to_string()).collect()
+    }
+
+    #[test]
+    fn goals_take_the_same_arguments_as_under_ros1() {
+        let g: GotoGoal = goal_from_args(
+            "skipper_msgs/Goto",
+            &args(&["{x: 1, y: -0.5}", "tolerance=0.2"]),
+        )
+        .unwrap();
+        assert_eq!((g.x, g.y, g.tolerance), (1.0, -0.5, 0.2));
+        let o: RunOptionGoal = goal_from_args(
+            "skipper_msgs/RunOption",
+            &args(&["option=turn_to", r#"parameters={"yaw": 1.0}"#]),
+        )
+        .unwrap();
+        assert_eq!(o.parameters, r#"{"yaw": 1.0}"#);
+    }
+
+    #[test]
+    fn bad_goal_arguments_say_what_the_goal_has() {
+        for (a, want) in [
+            ("z=1", "no field `z`"),
+            ("x=abc", "expected a number"),
+            ("x=.nan", "x: must be a finite number"),
+            ("[1, 2]", "float64 x, float64 y, float64 tolerance"),
+        ] {
+            let e = goal_from_args::<GotoGoal>("skipper_msgs/Goto", &args(&[a])).unwrap_err();
+            assert_eq!(e.code, exit::BAD_INPUT, "{a}");
+            assert!(e.message.contains(want), "{a}: {}", e.message);
+        }
+    }
 }
