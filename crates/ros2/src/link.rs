@@ -70,7 +70,7 @@ impl Ros2Link {
             .collect();
         let domain = std::env::var("ROS_DOMAIN_ID").ok();
         let args = RosArgs::parse(&argv, domain.as_deref())?;
-        let discovery = Discovery::from_host(host);
+        let discovery = Discovery::from_host(host)?;
         let stamped = matches!(
             args.param_value("stamped_cmd_vel"),
             Some(ParamValue::Bool(true))

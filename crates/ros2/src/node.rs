@@ -38,14 +38,25 @@ pub enum Discovery {
 
 impl Discovery {
     /// From `--ros2-host ADDR`: loopback stays [`Discovery::Localhost`], `0.0.0.0` /
-    /// `::` is [`Discovery::All`], another address its network.
-    pub fn from_host(host: Option<IpAddr>) -> Self {
-        match host {
+    /// `::` is [`Discovery::All`], another address its network. That address must be
+    /// one of this machine's: DDS would otherwise match no interface and quietly stay on
+    /// this machine, while the user believes the node is on the network.
+    pub fn from_host(host: Option<IpAddr>) -> Result<Self, Ros2Error> {
+        Ok(match host {
             None => Self::Localhost,
             Some(h) if h.is_loopback() => Self::Localhost,
             Some(h) if h.is_unspecified() => Self::All,
-            Some(h) => Self::Networks(vec![h]),
-        }
+            Some(h) => {
+                // binding succeeds exactly for an address assigned to an interface here
+                std::net::UdpSocket::bind((h, 0)).map_err(|e| {
+                    Ros2Error::Config(format!(
+                        "--ros2-host {h}: not an address of this machine ({e}); give one of \
+                         its interfaces' addresses, or 0.0.0.0 for every interface"
+                    ))
+                })?;
+                Self::Networks(vec![h])
+            }
+        })
     }
     /// The warning to print when peers beyond this machine may join.
     pub fn warning(&self, node: &str) -> Option<String> {

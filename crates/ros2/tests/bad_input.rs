@@ -161,3 +161,43 @@ fn names_ros2_client_would_panic_on_are_configuration_errors() {
         }
     }
 }
+
+/// `--ros2-host` must name an address of this machine: DDS matched no interface for
+/// another and stayed on loopback while Skipper warned that it was on the network.
+#[test]
+fn a_host_address_not_on_this_machine_is_a_configuration_error() {
+    if !common::in_netns("a_host_address_not_on_this_machine_is_a_configuration_error") {
+        return;
+    }
+    let added = std::process::Command::new("ip")
+        .args(["addr", "add", "192.0.2.9/32", "dev", "lo"])
+        .status()
+        .expect("ip runs");
+    assert!(added.success(), "ip addr add in the test's namespace");
+    let ip = |s: &str| Some(s.parse::<std::net::IpAddr>().unwrap());
+    match Discovery::from_host(ip("192.0.2.7")) {
+        Err(skipper_ros2::Ros2Error::Config(why)) => {
+            assert!(
+                why.contains("192.0.2.7: not an address of this machine"),
+                "{why}"
+            )
+        }
+        other => panic!("192.0.2.7 gave {other:?}"),
+    }
+    assert!(matches!(
+        Discovery::from_host(ip("192.0.2.9")),
+        Ok(Discovery::Networks(a)) if a == [ip("192.0.2.9").unwrap()]
+    ));
+    assert!(matches!(
+        Discovery::from_host(ip("127.0.0.1")),
+        Ok(Discovery::Localhost)
+    ));
+    assert!(matches!(
+        Discovery::from_host(ip("0.0.0.0")),
+        Ok(Discovery::All)
+    ));
+    assert!(matches!(
+        Discovery::from_host(None),
+        Ok(Discovery::Localhost)
+    ));
+}

@@ -96,7 +96,7 @@ pub fn send(args: &SendArgs, host: Option<IpAddr>) -> Result<u8, Failure> {
     skipper_ros2::names::check_name(&server).map_err(Failure::bad_input)?;
     let domain = std::env::var("ROS_DOMAIN_ID").ok();
     let ros_args = RosArgs::parse::<&str>(&[], domain.as_deref()).map_err(failure)?;
-    let discovery = Discovery::from_host(host);
+    let discovery = Discovery::from_host(host).map_err(failure)?;
     let mut node = Ros2Node::start(NodeConfig {
         name: format!("skipper_action_{}", std::process::id()),
         namespace: "/".into(),
