@@ -673,6 +673,35 @@ mod tests {
         );
     }
 
+    /// `s`'s quoted form reads back as `s` (YAML's quoting means the same in PyYAML's
+    /// 1.1 and yaml-rust2's 1.2); a plain form is `s` itself.
+    fn reads_back(s: &str) -> Result<(), proptest::test_runner::TestCaseError> {
+        let out = string(s);
+        if out.starts_with(['\'', '"']) {
+            let doc = yaml_rust2::YamlLoader::load_from_str(&format!("k: {out}"));
+            let doc =
+                doc.map_err(|e| proptest::test_runner::TestCaseError::fail(format!("{out}: {e}")))?;
+            proptest::prop_assert_eq!(doc[0]["k"].as_str(), Some(s), "{}", out);
+        } else {
+            proptest::prop_assert_eq!(&out, s);
+        }
+        Ok(())
+    }
+
+    proptest::proptest! {
+        /// Printable ASCII: plain, or single-quoted with `'` doubled.
+        #[test]
+        fn printable_text_reads_back(s in "[ -~]{0,12}") {
+            reads_back(&s)?;
+        }
+
+        /// Any text a peer may send: control characters, line breaks, Unicode.
+        #[test]
+        fn any_text_reads_back(s in "[ -~\t\n\r\u{0}-\u{1f}\u{7f}-\u{a0}\u{85}\u{2028}\u{feff}é😀]{0,12}") {
+            reads_back(&s)?;
+        }
+    }
+
     #[test]
     fn line_breaks_are_double_quoted() {
         assert_eq!(string("line\nbreak"), "\"line\\nbreak\"");
