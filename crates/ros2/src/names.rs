@@ -87,35 +87,28 @@ mod tests {
 
     #[test]
     fn bad_names_say_which_part_and_why() {
-        for (ns, why) in [
-            ("/9bad", "`9bad` starts with a digit"),
-            ("/a__b", "`a__b` holds `__`"),
-            ("/site/", "a part is empty"),
-            ("//site", "a part is empty"),
-            ("/si te", "` ` in `si te`"),
-            ("site", "starts with /"),
+        type Check = fn(&str) -> Result<(), String>;
+        let (ns, node, name): (Check, Check, Check) =
+            (check_namespace, check_node_name, check_name);
+        for (check, bad, why) in [
+            (ns, "/9bad", "`9bad` starts with a digit"),
+            (ns, "/a__b", "`a__b` holds `__`"),
+            (ns, "/site/", "a part is empty"),
+            (ns, "//site", "a part is empty"),
+            (ns, "/si te", "` ` in `si te`"),
+            (ns, "site", "starts with /"),
+            (node, "bad-name", "`-` in `bad-name`"),
+            (node, "2x", "starts with a digit"),
+            (node, "a/b", "has no `/`"),
+            (node, "", "a part is empty"),
+            (name, "/bad name/goto", "` ` in `bad name`"),
+            (name, "robot1/goto/", "a part is empty"),
+            (name, "", "a part is empty"),
+            (name, "/robot1//goto", "a part is empty"),
+            (name, "/robot1/goto/", "a part is empty"),
         ] {
-            let e = check_namespace(ns).unwrap_err();
-            assert!(e.contains(why), "{ns}: {e}");
-        }
-        for (n, why) in [
-            ("bad-name", "`-` in `bad-name`"),
-            ("2x", "starts with a digit"),
-            ("a/b", "has no `/`"),
-            ("", "a part is empty"),
-        ] {
-            let e = check_node_name(n).unwrap_err();
-            assert!(e.contains(why), "{n}: {e}");
-        }
-        for (n, why) in [
-            ("/bad name/goto", "` ` in `bad name`"),
-            ("robot1/goto/", "a part is empty"),
-            ("", "a part is empty"),
-            ("/robot1//goto", "a part is empty"),
-            ("/robot1/goto/", "a part is empty"),
-        ] {
-            let e = check_name(n).unwrap_err();
-            assert!(e.contains(why), "{n}: {e}");
+            let e = check(bad).unwrap_err();
+            assert!(e.contains(why), "{bad}: {e}");
         }
     }
 }
