@@ -31,7 +31,8 @@ pub fn render(
     };
     let sim = report.sim_time.as_secs_f64();
     let wall = report.wall_time.as_secs_f64();
-    let speed = if wall > 0.0 {
+    // no speed for a run of no simulated time (`--until 0s`): "0x real time" says nothing
+    let speed = if wall > 0.0 && sim > 0.0 {
         format!(" ({:.0}x real time)", sim / wall)
     } else {
         String::new()
@@ -100,5 +101,8 @@ mod tests {
             text.contains("  wall time    1.5s (6442x real time)"),
             "{text}"
         );
+        report.sim_time = std::time::Duration::ZERO;
+        let text = render(&report, "test_mission", 1, None);
+        assert!(text.contains("  wall time    1.5s\n"), "{text}");
     }
 }
