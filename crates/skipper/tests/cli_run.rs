@@ -411,3 +411,43 @@ fn world_check_draws_the_world() {
         assert!(svg.contains(name), "{name} is not drawn");
     }
 }
+
+#[test]
+fn a_summary_that_cannot_be_written_is_an_error_before_the_run() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = skipper(
+        &[
+            "run",
+            "--until",
+            "30s",
+            "--no-log",
+            "--summary-json",
+            "no/such/dir/summary.json",
+        ],
+        dir.path(),
+    );
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stderr).contains("cannot write no/such/dir/summary.json"),
+        "{}",
+        text(&out.stderr)
+    );
+    assert!(
+        !text(&out.stdout).contains("run summary"),
+        "the run went ahead"
+    );
+    // a path that can be written gets the summary after the run
+    let ok = skipper(
+        &[
+            "run",
+            "--until",
+            "1s",
+            "--no-log",
+            "--summary-json",
+            "s.json",
+        ],
+        dir.path(),
+    );
+    assert_eq!(ok.status.code(), Some(0), "{}", text(&ok.stderr));
+    assert!(dir.path().join("s.json").exists());
+}

@@ -97,6 +97,22 @@ pub struct OutputArgs {
     pub summary_json: Option<PathBuf>,
 }
 
+/// Whether `path` can be written, found out before the run rather than after it: an
+/// existing file is opened for appending (it does not change), a new one is made and
+/// removed again.
+fn check_writable(path: &std::path::Path) -> Result<(), Failure> {
+    let existed = path.exists();
+    std::fs::OpenOptions::new()
+        .append(true)
+        .create(true)
+        .open(path)
+        .map_err(|e| Failure::bad_input(format!("cannot write {}: {e}", path.display())))?;
+    if !existed {
+        let _ = std::fs::remove_file(path);
+    }
+    Ok(())
+}
+
 /// The run log and outputs of a run being watched.
 pub struct Outputs {
     log: Option<(PathBuf, Arc<Mutex<LogStatus>>)>,
@@ -108,6 +124,9 @@ impl Outputs {
     /// Add the run log (unless `--no-log`) and the progress bar to `runner`, and make
     /// Ctrl-C stop it. `name` names the controller in the log's file name and summary.
     pub fn attach(runner: &mut Runner, o: &OutputArgs, name: &str) -> Result<Self, Failure> {
+        if let Some(p) = &o.summary_json {
+            check_writable(p)?;
+        }
         let log = match (o.no_log, &o.log) {
             (true, _) => None,
             (false, p) => {
