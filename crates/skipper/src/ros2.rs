@@ -2,7 +2,7 @@
 //! --ros2` binds the run's robots through `skipper_ros2::link`, `skipper action send
 //! --ros2` sends one goal with `skipper_ros2::client`. See docs/ros2.md.
 
-use crate::commands::action::{say, say_block, SendArgs};
+use crate::commands::action::{say_block, SendArgs};
 use crate::exit::{self, Failure};
 use skipper_actionlib::msg::json::to_json;
 use skipper_actionlib::msg::loader::TypeLoader;
@@ -142,7 +142,7 @@ fn go<A: ActionType>(
         args.timeout,
         &stop,
         |e| match e {
-            Event::Accepted => say(format_args!("active")),
+            Event::Accepted => crate::outln!("active"),
             Event::Feedback(f) => say_block("feedback", &to_yaml(&f)),
             Event::Canceling(timed_out) => {
                 interrupted = !timed_out;
@@ -156,7 +156,7 @@ fn go<A: ActionType>(
     .map_err(|e| Failure::failed(e.to_string()))?;
     let code = match ending {
         Ending::Rejected => {
-            say(format_args!("REJECTED"));
+            crate::outln!("REJECTED");
             exit::FAILED
         }
         Ending::Unconfirmed => {
@@ -164,7 +164,7 @@ fn go<A: ActionType>(
             exit::FAILED
         }
         Ending::Done(status, result) => {
-            say(format_args!("{}", status_name(status)));
+            crate::outln!("{}", status_name(status));
             say_block("result", &to_yaml(&result));
             if status == GoalStatusEnum::Succeeded {
                 0

@@ -173,12 +173,7 @@ pub(crate) fn say_block(key: &str, body: &str) {
     if body.is_empty() {
         text.push_str(" {}");
     }
-    say(format_args!("{text}"));
-}
-
-/// Print a line; a closed stdout (`| head`) is not an error worth a panic.
-pub(crate) fn say(line: std::fmt::Arguments<'_>) {
-    crate::outln!("{line}");
+    crate::outln!("{text}");
 }
 
 fn go(
@@ -205,7 +200,7 @@ fn go(
     c.send_goal(
         goal,
         None,
-        Some(Box::new(|| say(format_args!("active")))),
+        Some(Box::new(|| crate::outln!("active"))),
         Some(Box::new(|f: &DynMessage| say_message("feedback", f))),
     );
     let start = Instant::now();
@@ -229,14 +224,14 @@ fn go(
     }
     let state = c.state();
     let text = c.goal_status_text();
-    say(format_args!(
+    crate::outln!(
         "{state}{}",
         if text.is_empty() {
             String::new()
         } else {
             format!(": {text}")
         }
-    ));
+    );
     if let Some(r) = c.result() {
         say_message("result", &r);
     }
