@@ -6,7 +6,6 @@ use crate::commands::action::{say_block, SendArgs};
 use crate::exit::{self, Failure};
 use skipper_actionlib::msg::json::to_json;
 use skipper_actionlib::msg::loader::TypeLoader;
-use skipper_actionlib::msg::yaml::message_from_args;
 use skipper_core::goals::GoalPort;
 use skipper_core::velocity::VelocityInbox;
 use skipper_core::{RunControl, Runner};
@@ -61,20 +60,11 @@ pub fn attach(
 /// as under `--ros` (`x=2`, a YAML value after `=`, or a YAML mapping `'{x: 2, y: 1}'`):
 /// the ROS 1 definition of each of Skipper's actions has the ROS 2 one's fields. A number
 /// that is not finite is bad input, as the server would reject the goal.
-fn goal_from_args<G: serde::de::DeserializeOwned>(
-    ty: &str,
-    fields: &[String],
-) -> Result<G, Failure> {
+fn ros2_goal<G: serde::de::DeserializeOwned>(ty: &str, fields: &[String]) -> Result<G, Failure> {
     let action = TypeLoader::global()
         .action(ty)
         .map_err(|e| Failure::failed(format!("{ty}: {e}")))?;
-    let schema = action.goal();
-    let goal = message_from_args(schema, fields).map_err(|e| {
-        Failure::bad_input(format!(
-            "{e}\n(the goal of {ty} has: {})",
-            schema.describe()
-        ))
-    })?;
+    let goal = crate::commands::action::goal_from_args(ty, action.goal(), fields)?;
     let json = to_json(&goal);
     if let Some((k, _)) = json
         .as_object()
@@ -114,9 +104,9 @@ pub fn send(args: &SendArgs, host: Option<IpAddr>) -> Result<u8, Failure> {
     let ty = format!("{pkg}/{action}");
     let f = &args.fields;
     match ty.as_str() {
-        "skipper_msgs/Goto" => go::<Goto>(&mut node, &server, goal_from_args(&ty, f)?, args),
-        "skipper_msgs/RunOption" => go::<RunOption>(&mut node, &server, goal_from_args(&ty, f)?, args),
-        "skipper_msgs/RunMission" => go::<RunMission>(&mut node, &server, goal_from_args(&ty, f)?, args),
+        "skipper_msgs/Goto" => go::<Goto>(&mut node, &server, ros2_goal(&ty, f)?, args),
+        "skipper_msgs/RunOption" => go::<RunOption>(&mut node, &server, ros2_goal(&ty, f)?, args),
+        "skipper_msgs/RunMission" => go::<RunMission>(&mut node, &server, ros2_goal(&ty, f)?, args),
         other => Err(Failure::failed(format!(
             "{server} serves {other}, which this client does not know over ROS 2 (it knows skipper_msgs/Goto, RunOption, RunMission)"
         ))),
@@ -187,13 +177,13 @@ mod tests {
 
     #[test]
     fn goals_take_the_same_arguments_as_under_ros1() {
-        let g: GotoGoal = goal_from_args(
+        let g: GotoGoal = ros2_goal(
             "skipper_msgs/Goto",
             &args(&["{x: 1, y: -0.5}", "tolerance=0.2"]),
         )
         .unwrap();
         assert_eq!((g.x, g.y, g.tolerance), (1.0, -0.5, 0.2));
-        let o: RunOptionGoal = goal_from_args(
+        let o: RunOptionGoal = ros2_goal(
             "skipper_msgs/RunOption",
             &args(&["option=turn_to", r#"parameters={"yaw": 1.0}"#]),
         )
@@ -209,7 +199,7 @@ mod tests {
             ("x=.nan", "x: must be a finite number"),
             ("[1, 2]", "float64 x, float64 y, float64 tolerance"),
         ] {
-            let e = goal_from_args::<GotoGoal>("skipper_msgs/Goto", &args(&[a])).unwrap_err();
+            let e = ros2_goal::<GotoGoal>("skipper_msgs/Goto", &args(&[a])).unwrap_err();
             assert_eq!(e.code, exit::BAD_INPUT, "{a}");
             assert!(e.message.contains(want), "{a}: {}", e.message);
         }

@@ -9,6 +9,7 @@
 use crate::exit::{self, Failure};
 use clap::{Args, Subcommand};
 use skipper_actionlib::msg::loader::TypeLoader;
+use skipper_actionlib::msg::schema::MsgSchema;
 use skipper_actionlib::msg::yaml::{message_from_args, to_yaml};
 use skipper_actionlib::ros1::{ActionClientBinding, Node};
 use skipper_actionlib::{
@@ -149,13 +150,24 @@ fn send(args: SendArgs) -> Result<u8, Failure> {
         .action(name)
         .map(DynAction)
         .map_err(|e| Failure::bad_input(format!("{server} serves {name}: {e}")))?;
-    let goal = message_from_args(action.schema().goal(), &args.fields).map_err(|e| {
+    let goal = goal_from_args(name, action.schema().goal(), &args.fields)?;
+    go(&node, &server, action, goal, &args)
+}
+
+/// The goal of action `name` (whose goal message is `goal`) from the command line's
+/// arguments: FIELD=VALUE and YAML mappings; bad input names the goal's fields. Both
+/// transports read goals with it.
+pub(crate) fn goal_from_args(
+    name: &str,
+    goal: &Arc<MsgSchema>,
+    fields: &[String],
+) -> Result<DynMessage, Failure> {
+    message_from_args(goal, fields).map_err(|e| {
         Failure::bad_input(format!(
             "{e}\n(the goal of {name} has: {})",
-            action.schema().goal().describe()
+            goal.describe()
         ))
-    })?;
-    go(&node, &server, action, goal, &args)
+    })
 }
 
 /// A message as YAML under `key:`, indented by two spaces.
