@@ -8,7 +8,6 @@
 //!
 //! Run it: `cargo run -p skipper --example t04_drive_a_p2os_robot`
 
-use skipper::sim_fleet::SimFleet;
 use skipper_core::vocabulary::ground::PoseReader;
 use skipper_core::{
     Controller, ControllerError, Cycle, Drive, RunConfig, Runner, Signals, Status, Vehicle,
@@ -16,6 +15,7 @@ use skipper_core::{
 };
 use skipper_p2os::client::{DriverOptions, LinkSpec, P2osVehicle, P2osWorld};
 use skipper_p2os::server::{self, ServerConfig};
+use skipper_simserve::SimFleet;
 use std::time::Duration;
 
 /// Drives ahead at 0.3 m/s for two seconds, then stops; notes how far it got.

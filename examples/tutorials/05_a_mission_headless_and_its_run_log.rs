@@ -8,10 +8,10 @@
 //!
 //! Run it: `cargo run -p skipper --example t05_a_mission_headless_and_its_run_log`
 
-use skipper::recording::Recording;
-use skipper::runlog::RunLog;
 use skipper_core::{RunConfig, Runner, World};
 use skipper_mission::{load_str, MissionController};
+use skipper_runlog::reader::Recording;
+use skipper_runlog::RunLog;
 use skipper_sim::{AuvSite, AuvWorld};
 use std::sync::Arc;
 use std::time::Duration;

@@ -6,5 +6,5 @@
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
-    skipper_link::wire::fuzz_one(data);
+    skipper_sps::wire::fuzz_one(data);
 });

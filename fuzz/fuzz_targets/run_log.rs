@@ -3,7 +3,7 @@
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
-    if let Ok(rec) = skipper::recording::Recording::from_bytes(data, &|_| true) {
-        let _ = skipper::report::render(&rec);
+    if let Ok(rec) = skipper_runlog::Recording::from_bytes(data, &|_| true) {
+        let _ = skipper_report::render(&rec);
     }
 });

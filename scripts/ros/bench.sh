@@ -23,7 +23,7 @@ RATE="${RATE:-20}"
 # STATUS_LIST_TIMEOUT (s): set <ns>/status_list_timeout for every server (a diagnostic:
 # how much of the round trip is the client decoding long status lists)
 # LUA_BIN: what runs the Lua server instead of the release `skipper lua` (the library's
-# runner, `cargo build --release -p skipper-lua --example run_script`, so that only that
+# runner, `cargo build --release -p skipper-torch-ros --example run_script`, so that only that
 # crate is built: the same run_file as `skipper lua`)
 SERVERS="${SERVERS:-skipper lua rospy rospy_execute floor}"
 MEMORY_SECONDS="${MEMORY_SECONDS:-45}"

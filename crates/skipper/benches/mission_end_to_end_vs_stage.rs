@@ -7,9 +7,9 @@
 
 use criterion::{criterion_group, criterion_main, Criterion};
 use skipper::controllers::mission;
-use skipper::runlog::RunLog;
 use skipper_core::{RunConfig, RunOutcome, Runner};
 use skipper_mission::MissionController;
+use skipper_runlog::RunLog;
 use std::path::Path;
 use std::time::{Duration, Instant};
 

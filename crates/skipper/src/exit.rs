@@ -90,6 +90,16 @@ impl From<skipper_sim::WorldErrors> for Failure {
     }
 }
 
+impl From<skipper_dashboard::Error> for Failure {
+    /// An address the dashboard may not or cannot listen on is bad input; no token, a failure.
+    fn from(e: skipper_dashboard::Error) -> Self {
+        match e {
+            skipper_dashboard::Error::Token(_) => Failure::failed(e.to_string()),
+            _ => Failure::bad_input(e.to_string()),
+        }
+    }
+}
+
 impl fmt::Display for Failure {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(&self.message)

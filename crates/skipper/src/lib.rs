@@ -15,22 +15,16 @@
 
 pub mod commands;
 pub mod controllers;
-pub mod dashboard;
 pub mod exit;
 #[doc(hidden)]
 pub mod fuzzing;
 pub mod out;
 pub mod progress;
-pub mod recording;
-pub mod report;
 #[cfg(feature = "ros2")]
 pub mod ros2;
 #[cfg(not(feature = "ros2"))]
 #[path = "ros2_off.rs"]
 pub mod ros2;
-pub mod runlog;
 pub mod shutdown;
-pub mod sim_fleet;
-pub mod speech;
 pub mod summary;
 pub mod vehicles;

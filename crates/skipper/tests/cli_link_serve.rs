@@ -633,7 +633,8 @@ fn a_quick_reconnect_under_realtime_keeps_the_disconnected_event_and_its_cause()
     b.halt();
     let (code, err, server) = server.wait();
     assert_eq!(code, Some(0), "{err}");
-    let rec = skipper::recording::Recording::open(&server.path("run.mcap"), &|_| false).unwrap();
+    let rec =
+        skipper_runlog::reader::Recording::open(&server.path("run.mcap"), &|_| false).unwrap();
     let link: Vec<&Value> = rec
         .events
         .iter()

@@ -322,7 +322,7 @@ fn model_picks_the_splinter_for_every_robot_or_one_by_name() {
     );
     assert!(out.status.success(), "{}", text(&out.stderr));
     let rec =
-        skipper::recording::Recording::open(&dir.path().join("run.mcap"), &|_| false).unwrap();
+        skipper_runlog::reader::Recording::open(&dir.path().join("run.mcap"), &|_| false).unwrap();
     let models: Vec<_> = rec.robots.iter().map(|r| r.info.model.as_str()).collect();
     assert_eq!(models, ["splinter", "p3dx"]);
 

@@ -25,9 +25,9 @@ const GOTO: BindOptions = BindOptions {
     goto: true,
     velocity: false,
 };
-use skipper::dashboard::live::{attach, LiveOptions};
-use skipper::dashboard::{replay::Replay, server, ServeOptions};
 use skipper_core::{RunConfig, Runner};
+use skipper_dashboard::live::{attach, LiveOptions};
+use skipper_dashboard::{replay::Replay, server, ServeOptions};
 use std::io::{Read, Write};
 use std::net::{SocketAddr, TcpStream};
 use std::path::Path;
@@ -261,8 +261,8 @@ fn the_replay_serves_frames_at_any_time() {
         .output()
         .unwrap();
     assert!(out.status.success());
-    let keep = |n: &str| skipper::dashboard::replay::keep_signal(n);
-    let rec = skipper::recording::Recording::open(&log, &keep).unwrap();
+    let keep = |n: &str| skipper_dashboard::replay::keep_signal(n);
+    let rec = skipper_runlog::reader::Recording::open(&log, &keep).unwrap();
     let end = rec.end_t;
     let opts = ServeOptions::new("127.0.0.1:0".parse().unwrap(), false).unwrap();
     let srv = server::start(Arc::new(Replay::new(rec)), &opts).unwrap();

@@ -4,14 +4,14 @@
 //! altitude profile with its envelopes, waypoints with capture circles and a coastline.
 
 use serde_json::{json, Value};
-use skipper::recording::Recording;
-use skipper::report::{lanes, plots};
-use skipper::runlog::RunLog;
 use skipper_core::units;
 use skipper_core::{
     Actuation, Controller, ControllerError, Cycle, Events, Pose3, RunConfig, Runner, SignalId,
     Signals, Status, Vehicle, VehicleInfo, VehicleKind, World,
 };
+use skipper_report::{lanes, plots};
+use skipper_runlog::reader::Recording;
+use skipper_runlog::RunLog;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Duration;
@@ -213,7 +213,7 @@ fn check_example(world: &str, robots: usize) {
     );
     assert_eq!(html.matches("<tr data-robot=").count(), robots);
     // each robot's distance from its track is close to what its odometer said in total
-    let rows = skipper::report::robot_rows(&rec);
+    let rows = skipper_report::robot_rows(&rec);
     let total: f64 = rows.iter().map(|r| r.distance).sum();
     assert!(
         (total - d).abs() <= 0.02 * d + 0.05,
@@ -444,7 +444,7 @@ fn an_auv_with_a_scripted_engine_shows_every_kind_of_lane_and_its_profile() {
     r.add_observer(Box::new(runlog));
     r.run();
 
-    let rec = skipper::report::open(&log).unwrap();
+    let rec = skipper_report::open(&log).unwrap();
     let all = lanes::lanes(&rec);
     let lane = |label: &str| {
         all.iter().find(|l| l.label == label).unwrap_or_else(|| {
@@ -477,7 +477,7 @@ fn an_auv_with_a_scripted_engine_shows_every_kind_of_lane_and_its_profile() {
     assert_eq!(lane("speech").marks.len(), 2);
     assert_eq!(lane("speech").marks[0].text, "diving");
 
-    let html = skipper::report::render(&rec);
+    let html = skipper_report::render(&rec);
     if let Some(dir) = std::env::var_os("SKIPPER_TEST_OUT") {
         // to look at it: SKIPPER_TEST_OUT=/tmp cargo test -p skipper --test report
         std::fs::write(Path::new(&dir).join("auv-report.html"), &html).unwrap();
@@ -548,8 +548,8 @@ fn report_of_the_example_mission() {
     assert_eq!(count(map, "polyline", &[&stroke(plots::style::COAST)]), 1);
     // its four waypoints with their 100 m capture circles, from the items' places
     assert_eq!(count(map, "circle", &[&stroke(plots::style::CAPTURE)]), 4);
-    let rec = skipper::report::open(&dir.path().join("m.mcap")).unwrap();
-    let wps = skipper::report::series::waypoints(&rec);
+    let rec = skipper_report::open(&dir.path().join("m.mcap")).unwrap();
+    let wps = skipper_report::series::waypoints(&rec);
     assert_eq!(wps.len(), 4, "{wps:?}");
     assert!(wps.iter().all(|w| w.radius == Some(100.0) && !w.from_world));
     // in the local frame of the track: the start, 0.01 deg west, north-west and north of it
@@ -582,7 +582,7 @@ fn report_of_the_example_mission() {
     // one distance: the robots table's (its 3D track) is the summary's (its distance
     // through the water), dives and climbs included (the horizontal track is 6 % shorter)
     let d = summary["distance_m"].as_f64().unwrap();
-    let rows = skipper::report::robot_rows(&rec);
+    let rows = skipper_report::robot_rows(&rec);
     assert_eq!(rows.len(), 1);
     assert!(
         (rows[0].distance - d).abs() <= 1e-3 * d,
@@ -612,7 +612,7 @@ fn report_of_the_example_xabsl_agent() {
     );
     skipper(&["report", "x.mcap"], dir.path());
     let html = std::fs::read_to_string(dir.path().join("x.html")).unwrap();
-    let rec = skipper::report::open(&dir.path().join("x.mcap")).unwrap();
+    let rec = skipper_report::open(&dir.path().join("x.mcap")).unwrap();
     let all = lanes::lanes(&rec);
     let labels: Vec<&str> = all.iter().map(|l| l.label.as_str()).collect();
     // the activation path: the root option's state changes over the run

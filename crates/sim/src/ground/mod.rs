@@ -9,4 +9,4 @@ pub mod robot;
 pub mod world;
 
 pub use robot::GroundRobot;
-pub use world::{populate, GroundWorld, Object};
+pub use world::{populate, with_robots, GroundWorld, Object};

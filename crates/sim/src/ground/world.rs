@@ -819,6 +819,14 @@ impl World for GroundWorld {
     }
 }
 
+/// `spec` with exactly `total` robots: more added by [`populate`], or the first `total`
+/// kept.
+pub fn with_robots(mut spec: WorldSpec, total: usize) -> Result<WorldSpec, String> {
+    populate(&mut spec, total)?;
+    spec.robots.truncate(total);
+    Ok(spec)
+}
+
 /// Add robots to a world until it has `total`, at free points that can be reached from
 /// the first robot without crossing a wall (so none lands inside furniture), nearest
 /// first and at least 0.6 m apart. New robots are named `robot<N>` and face fixed,

@@ -1,17 +1,17 @@
 //! `skipper link serve`: the SPS input-link/output-link over TCP (JSON lines) for
 //! external agents, each driving its own robot of one world (see `docs/soar.md` for the
-//! protocol, and `skipper_link::server` for how it runs).
+//! protocol, and `skipper_sps::server` for how it runs).
 
 use super::session::{self, ClockArgs, OutputArgs, Outputs, WorldArgs};
 use crate::exit::{self, Failure};
-use crate::speech::{Speaker, SpeechObserver};
 use crate::vehicles::{self, VehicleChoice};
 use clap::{Args, Subcommand};
 use skipper_core::time::parse_duration;
 use skipper_core::Runner;
-use skipper_link::server::conn::Listener;
-use skipper_link::server::{Gate, Hub, HubConfig, ServerPort};
-use skipper_link::{Link, LinkConfig, LinkController, PostOffice};
+use skipper_sps::server::conn::Listener;
+use skipper_sps::server::{Gate, Hub, HubConfig, ServerPort};
+use skipper_sps::speech::{Speaker, SpeechObserver};
+use skipper_sps::{Link, LinkConfig, LinkController, PostOffice};
 use std::io::Write;
 use std::net::{SocketAddr, TcpListener};
 use std::time::Duration;

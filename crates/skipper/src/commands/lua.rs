@@ -1,10 +1,10 @@
 //! `skipper lua SCRIPT.lua [ARGS]`: run a ROS 1 node script written against torch-ros's
-//! `ros` Lua API (skipper-lua). Wiring only: the master, the limits, Ctrl-C / SIGTERM
+//! `ros` Lua API (skipper-torch-ros). Wiring only: the master, the limits, Ctrl-C / SIGTERM
 //! as a stop request, and the exit status from how the script ended.
 
 use crate::exit::{Failure, INTERRUPTED};
 use clap::Args;
-use skipper_lua::{run_file, Options, Outcome, ScriptError, Stop};
+use skipper_torch_ros::{run_file, Options, Outcome, ScriptError, Stop};
 use std::path::PathBuf;
 use std::time::Duration;
 

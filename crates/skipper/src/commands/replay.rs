@@ -1,8 +1,8 @@
 //! `skipper replay`: the dashboard over a recorded run, with a time slider.
 
-use crate::dashboard::{self, replay::Replay, server, ServeOptions};
 use crate::exit::Failure;
 use clap::Args;
+use skipper_dashboard::{self as dashboard, replay::Replay, server, ServeOptions};
 use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -43,8 +43,9 @@ pub struct ReplayArgs {
 /// Serve the replay until Ctrl-C; returns the exit status.
 pub fn run(args: ReplayArgs) -> Result<u8, Failure> {
     let opts = ServeOptions::new(args.serve, args.allow_remote)?;
-    let keep = |n: &str| dashboard::replay::keep_signal(n) || crate::report::series::keep_signal(n);
-    let rec = crate::recording::Recording::open(&args.log, &keep)
+    let keep =
+        |n: &str| dashboard::replay::keep_signal(n) || skipper_report::series::keep_signal(n);
+    let rec = skipper_runlog::reader::Recording::open(&args.log, &keep)
         .map_err(|e| Failure::bad_input(format!("{e:#}")))?;
     if let Some(why) = &rec.truncated {
         eprintln!(
@@ -59,8 +60,9 @@ pub fn run(args: ReplayArgs) -> Result<u8, Failure> {
         rec.end_t
     );
     let backend = Arc::new(Replay::new(rec));
-    let server = server::start(backend, &opts).map_err(|e| {
-        Failure::bad_input(format!("cannot serve the dashboard on {}: {e}", opts.addr))
+    let server = server::start(backend, &opts).map_err(|source| dashboard::Error::Serve {
+        addr: opts.addr,
+        source,
     })?;
     dashboard::announce(&opts, server.addr());
     let (tx, rx) = std::sync::mpsc::channel::<()>();

@@ -2,7 +2,7 @@
 
 use crate::exit::Failure;
 use clap::Args;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 /// Options of `skipper report`.
 #[derive(Debug, Args)]
@@ -26,24 +26,20 @@ pub struct ReportArgs {
     pub output: Option<PathBuf>,
 }
 
-/// The default report path: the log's path with `.html`.
-pub fn default_output(log: &Path) -> PathBuf {
-    log.with_extension("html")
-}
-
 /// Write the report; returns the exit status.
 pub fn run(args: ReportArgs) -> Result<u8, Failure> {
-    let rec = crate::report::open(&args.log).map_err(|e| Failure::bad_input(format!("{e:#}")))?;
-    let html = crate::report::render(&rec);
-    let out = args.output.unwrap_or_else(|| default_output(&args.log));
-    std::fs::write(&out, html)
-        .map_err(|e| Failure::failed(format!("cannot write {}: {e}", out.display())))?;
-    if let Some(why) = &rec.truncated {
+    use skipper_report::Error;
+    let written =
+        skipper_report::write(&args.log, args.output.as_deref()).map_err(|e| match e {
+            Error::Read(_) => Failure::bad_input(e.to_string()),
+            Error::Write { .. } => Failure::failed(e.to_string()),
+        })?;
+    if let Some(why) = &written.truncated {
         eprintln!(
             "warning: {} ends early ({why}); the report shows what it has",
             args.log.display()
         );
     }
-    crate::outln!("report written to {}", out.display());
+    crate::outln!("report written to {}", written.path.display());
     Ok(0)
 }

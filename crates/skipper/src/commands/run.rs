@@ -91,7 +91,7 @@ pub struct RunArgs {
     pub mission_timeout: Option<Duration>,
     /// Serve the live dashboard on this address (default 127.0.0.1:8088); the run is then
     /// paced by the wall clock (--speed sets the factor) and goes on until --until or Ctrl-C.
-    #[arg(long, value_name = "ADDR", num_args = 0..=1, default_missing_value = crate::dashboard::DEFAULT_ADDR)]
+    #[arg(long, value_name = "ADDR", num_args = 0..=1, default_missing_value = skipper_dashboard::DEFAULT_ADDR)]
     pub serve: Option<std::net::SocketAddr>,
     /// Let --serve listen on an address other machines can reach; every request then needs
     /// the token printed at start.
@@ -175,7 +175,7 @@ pub fn run(args: RunArgs) -> Result<u8, Failure> {
     })?;
     let serve = args
         .serve
-        .map(|a| crate::dashboard::ServeOptions::new(a, args.allow_remote))
+        .map(|a| skipper_dashboard::ServeOptions::new(a, args.allow_remote))
         .transpose()?;
     let options = BindOptions {
         goto: serve.is_some() || args.ros.is_some() || args.ros2,
@@ -195,7 +195,7 @@ pub fn run(args: RunArgs) -> Result<u8, Failure> {
     let served = bind(&mut runner, setup.controllers, options);
     let ports = || served.iter().map(|s| (s.robot, s.goals.clone())).collect();
     let dashboard = match &serve {
-        Some(o) => Some(crate::dashboard::live::serve(
+        Some(o) => Some(skipper_dashboard::live::serve(
             &mut runner,
             ports(),
             period,

@@ -7,12 +7,12 @@
 
 use crate::exit::{self, Failure};
 use crate::progress::Progress;
-use crate::runlog::{self, LogStatus, RunLog};
 use crate::vehicles::VehicleChoice;
 use clap::Args;
 use skipper_core::seconds;
 use skipper_core::time::parse_duration;
 use skipper_core::{ErrorKind, RunConfig, RunOutcome, RunReport, Runner};
+use skipper_runlog::{LogStatus, RunLog};
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -130,7 +130,9 @@ impl Outputs {
         let log = match (o.no_log, &o.log) {
             (true, _) => None,
             (false, p) => {
-                let path = p.clone().unwrap_or_else(|| runlog::default_path(name));
+                let path = p
+                    .clone()
+                    .unwrap_or_else(|| skipper_runlog::default_path(name));
                 let (log, status) =
                     RunLog::create(&path).map_err(|e| Failure::bad_input(format!("{e:#}")))?;
                 runner.add_observer(Box::new(log));

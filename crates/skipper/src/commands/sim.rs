@@ -1,10 +1,10 @@
 //! `skipper sim serve`: a MobileSim-like P2OS robot server for the simulated robots.
 
 use crate::exit::Failure;
-use crate::sim_fleet::SimFleet;
 use crate::vehicles;
 use clap::{Args, Subcommand, ValueEnum};
-use skipper_p2os::server::{self, OldLaserCommands, ServerConfig, ServerExit};
+use skipper_p2os::server::{OldLaserCommands, ServerExit};
+use skipper_simserve::ServeOptions;
 use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -107,32 +107,20 @@ pub fn run(args: SimArgs) -> Result<u8, Failure> {
 }
 
 fn serve(a: ServeArgs) -> Result<u8, Failure> {
+    let options = ServeOptions {
+        first: a.p2os,
+        allow_remote: a.allow_remote,
+        subtype: a.subtype.clone(),
+        watchdog: (a.watchdog > 0).then(|| Duration::from_millis(a.watchdog)),
+        sip_cycle: Duration::from_millis(a.sip_cycle),
+        old_laser_commands: a.old_laser_commands.into(),
+    };
+    options.check().map_err(settings_failure)?;
     if !a.p2os.ip().is_loopback() {
-        if !a.allow_remote {
-            return Err(Failure::bad_input(format!(
-                "--p2os {}: P2OS has no authentication, so the server listens on loopback only; add --allow-remote to listen on {}",
-                a.p2os,
-                a.p2os.ip()
-            )));
-        }
         eprintln!(
             "warning: serving P2OS on {} — anyone who can reach it can drive the robots",
             a.p2os.ip()
         );
-    }
-    if skipper_p2os::RobotParams::for_subtype(&a.subtype).is_none() {
-        return Err(Failure::bad_input(format!(
-            "--subtype {}: ARIA refuses robots of a subtype it does not know; use one of {}",
-            a.subtype,
-            skipper_p2os::params::SUBTYPES
-                .iter()
-                .map(|p| p.subtype)
-                .collect::<Vec<_>>()
-                .join(", ")
-        )));
-    }
-    if a.sip_cycle == 0 {
-        return Err(Failure::bad_input("--sip-cycle must be at least 1 ms"));
     }
     let world = vehicles::ground_world(a.world.as_deref(), a.robots, a.seed)?;
     let names: Vec<String> = world
@@ -140,26 +128,7 @@ fn serve(a: ServeArgs) -> Result<u8, Failure> {
         .iter()
         .map(|r| r.spec().name.clone())
         .collect();
-    let addrs: Vec<SocketAddr> = (0..names.len())
-        .map(|k| {
-            let mut addr = a.p2os;
-            if addr.port() != 0 {
-                addr.set_port(addr.port().saturating_add(k as u16));
-            }
-            addr
-        })
-        .collect();
-    let listeners = server::bind(&addrs)
-        .map_err(|e| Failure::failed(format!("cannot listen on {}: {e}", a.p2os)))?;
-    let config = ServerConfig {
-        sip_cycle: Duration::from_millis(a.sip_cycle),
-        watchdog: (a.watchdog > 0).then(|| Duration::from_millis(a.watchdog)),
-        old_laser_commands: a.old_laser_commands.into(),
-        ..Default::default()
-    };
-    let fleet = SimFleet::new(world, &a.subtype);
-    let handle = server::serve(listeners, Box::new(fleet), config)
-        .map_err(|e| Failure::failed(format!("cannot start the server: {e}")))?;
+    let handle = skipper_simserve::start(world, &options).map_err(settings_failure)?;
     for (name, addr) in names.iter().zip(handle.addrs()) {
         crate::outln!("{name} ({}) on {addr}", a.subtype);
     }
@@ -180,4 +149,19 @@ fn serve(a: ServeArgs) -> Result<u8, Failure> {
         ServerExit::Stopped => 0,
         ServerExit::SimExit(code) => code.clamp(0, 255) as u8,
     })
+}
+
+/// A server that cannot start, in the words of the command line: bad settings are bad
+/// input (named by their flag), the rest a failure.
+fn settings_failure(e: skipper_simserve::Error) -> Failure {
+    use skipper_simserve::Error as E;
+    match e {
+        E::Remote(addr) => Failure::bad_input(format!(
+            "--p2os {addr}: P2OS has no authentication, so the server listens on loopback only; add --allow-remote to listen on {}",
+            addr.ip()
+        )),
+        E::UnknownSubtype { .. } => Failure::bad_input(format!("--{e}")),
+        E::SipCycle => Failure::bad_input("--sip-cycle must be at least 1 ms"),
+        E::Bind { .. } | E::Start(_) => Failure::failed(e.to_string()),
+    }
 }

@@ -46,7 +46,7 @@ pub fn run(args: WorldArgs) -> Result<u8, Failure> {
             let world = skipper_sim::GroundWorld::new(&spec, 0).map_err(Failure::from)?;
             summarise(&file, &spec, world.walls().len());
             if let Some(path) = svg {
-                let picture = crate::report::world_map::world_svg(&spec)
+                let picture = skipper_report::world_map::world_svg(&spec)
                     .map_err(|e| Failure::failed(format!("cannot draw {}: {e}", file.display())))?;
                 std::fs::write(&path, picture).map_err(|e| {
                     Failure::failed(format!("cannot write {}: {e}", path.display()))

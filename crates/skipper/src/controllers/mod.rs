@@ -3,7 +3,6 @@
 //! and the world each needs ([`ControllerChoice::setup`]).
 
 pub mod mission;
-pub mod soar;
 
 use crate::exit::Failure;
 use crate::vehicles::{self, VehicleChoice};
@@ -142,8 +141,8 @@ impl ControllerChoice {
         let mut observers: Vec<Box<dyn Observer>> = Vec::new();
         if soar {
             // send-message to `say`: espeak-ng when installed, off the cycle
-            observers.push(Box::new(crate::speech::SpeechObserver::new(
-                crate::speech::Speaker::new(),
+            observers.push(Box::new(skipper_sps::speech::SpeechObserver::new(
+                skipper_sps::speech::Speaker::new(),
             )));
         }
         // Soar agents run one decision cycle per 50 ms (20 Hz)
@@ -227,7 +226,7 @@ pub fn xabsl_controllers(
 /// One link controller per Soar agent, on robots 0, 1, ...; the agents share a post
 /// office, so they can message each other by robot name.
 fn build_soar(agents: &[PathBuf], world: &dyn World, seed: u64) -> Result<Assignments, Failure> {
-    use skipper_link::{Link, LinkConfig, LinkController, PostOffice};
+    use skipper_sps::{Link, LinkConfig, LinkController, PostOffice};
     if agents.len() > world.len() {
         return Err(Failure::bad_input(format!(
             "{} Soar agents but only {} robots in the world",
@@ -235,7 +234,7 @@ fn build_soar(agents: &[PathBuf], world: &dyn World, seed: u64) -> Result<Assign
             world.len()
         )));
     }
-    let python = soar::bridge_python()?;
+    let python = skipper_sps::bridge::bridge_python().map_err(bridge_failure)?;
     let post = PostOffice::new();
     let names: Vec<String> = (0..agents.len())
         .map(|i| {
@@ -250,7 +249,8 @@ fn build_soar(agents: &[PathBuf], world: &dyn World, seed: u64) -> Result<Assign
     }
     let mut out: Assignments = Vec::new();
     for (i, (agent, name)) in agents.iter().zip(&names).enumerate() {
-        let port = soar::BridgePort::spawn(&python, agent, name, seed)?;
+        let port =
+            skipper_sps::BridgePort::spawn(&python, agent, name, seed).map_err(bridge_failure)?;
         let link = Link::new(LinkConfig::new(name.clone())).with_post_office(post.clone());
         let stem = agent
             .file_stem()
@@ -262,4 +262,14 @@ fn build_soar(agents: &[PathBuf], world: &dyn World, seed: u64) -> Result<Assign
         ));
     }
     Ok(out)
+}
+
+/// A Soar bridge that does not start: an agent that does not load or a bridge not
+/// installed is bad input, the rest a failure.
+fn bridge_failure(e: skipper_sps::BridgeError) -> Failure {
+    if e.is_bad_input() {
+        Failure::bad_input(e.to_string())
+    } else {
+        Failure::failed(e.to_string())
+    }
 }
