@@ -14,13 +14,14 @@
 mod advancer;
 
 use advancer::{Advancer, ADVANCE};
-use skipper_actionlib::msg::dynamic::Value;
-use skipper_actionlib::ros1::testing::FakeMaster;
-use skipper_actionlib::ros1::{ActionClientBinding, Node, NodeConfig};
+use skipper_actionlib::ros1::ActionClientBinding;
 use skipper_actionlib::{ActionClient, SimpleActionClient, StatusCode, SystemClock};
 use skipper_core::{RunConfig, Runner};
 use skipper_goals::BindOptions;
 use skipper_ros1::{Robot, RosLink};
+use skipper_ros1_wire::msg::dynamic::Value;
+use skipper_ros1_wire::testing::FakeMaster;
+use skipper_ros1_wire::{Node, NodeConfig};
 use std::sync::Arc;
 use std::time::Duration;
 

@@ -8,7 +8,7 @@
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
-    skipper_actionlib::msg::yaml::fuzz_goal_args(data);
+    skipper_ros1_wire::msg::yaml::fuzz_goal_args(data);
     let text = String::from_utf8_lossy(data);
     let args: Vec<&str> = text.split('\n').collect();
     for a in &args {

@@ -7,7 +7,7 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use skipper_actionlib::ros1::fuzz_frames::{check, Frame, LargestAlloc};
+use skipper_ros1_wire::fuzz_frames::{check, Frame, LargestAlloc};
 
 #[global_allocator]
 static A: LargestAlloc = LargestAlloc;

@@ -6,5 +6,5 @@
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
-    skipper_actionlib::ros1::fuzz_input(data);
+    skipper_ros1_wire::fuzz_input(data);
 });

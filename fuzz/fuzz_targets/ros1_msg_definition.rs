@@ -6,5 +6,5 @@
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
-    skipper_actionlib::msg::fuzz_definition(data);
+    skipper_ros1_wire::msg::fuzz_definition(data);
 });

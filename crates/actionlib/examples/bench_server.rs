@@ -8,10 +8,11 @@
 //! `/skipper_bench`; ROS_MASTER_URI as usual); runs until Ctrl-C (SIGINT) or until the
 //! master asks the node to shut down.
 
-use skipper_actionlib::msg::test_actions::*;
 use skipper_actionlib::ros1::action::server_config_from_params;
-use skipper_actionlib::ros1::{ActionServerBinding, Node, NodeConfig};
+use skipper_actionlib::ros1::ActionServerBinding;
 use skipper_actionlib::*;
+use skipper_ros1_wire::msg::test_actions::*;
+use skipper_ros1_wire::{Node, NodeConfig};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Duration;

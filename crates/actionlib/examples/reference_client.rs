@@ -5,10 +5,11 @@
 //!
 //! Usage: `reference_client [NAMESPACE]` (default `/py`; ROS_MASTER_URI as usual).
 
-use skipper_actionlib::msg::test_actions::*;
-use skipper_actionlib::ros1::{ActionClientBinding, Node, NodeConfig};
-use skipper_actionlib::time::RosDuration;
+use skipper_actionlib::ros1::ActionClientBinding;
 use skipper_actionlib::*;
+use skipper_ros1_wire::msg::test_actions::*;
+use skipper_ros1_wire::time::RosDuration;
+use skipper_ros1_wire::{Node, NodeConfig};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 use StatusCode as S;

@@ -17,10 +17,11 @@
 //! Usage: `reference_servers [NODE_NAME]` (ROS_MASTER_URI as usual); runs until Ctrl-C
 //! (SIGINT) or until the master asks the node to shut down.
 
-use skipper_actionlib::msg::test_actions::*;
 use skipper_actionlib::ros1::action::server_config_from_params;
-use skipper_actionlib::ros1::{ActionServerBinding, Node, NodeConfig};
+use skipper_actionlib::ros1::ActionServerBinding;
 use skipper_actionlib::*;
+use skipper_ros1_wire::msg::test_actions::*;
+use skipper_ros1_wire::{Node, NodeConfig};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -35,7 +36,7 @@ fn sleep_unless_preempted(s: &SimpleActionServer<impl Action>, d: Duration) -> b
     false
 }
 
-fn dur(d: skipper_actionlib::time::RosDuration) -> Duration {
+fn dur(d: skipper_ros1_wire::time::RosDuration) -> Duration {
     let n = i64::from(d.secs) * 1_000_000_000 + i64::from(d.nsecs);
     Duration::from_nanos(n.max(0) as u64)
 }

@@ -1,6 +1,6 @@
 //! The crate's error type.
 
-use crate::msg::actionlib_msgs::StatusCode;
+use skipper_ros1_wire::msg::actionlib_msgs::StatusCode;
 
 /// What went wrong in an action server or client.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]

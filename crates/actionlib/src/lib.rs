@@ -1,7 +1,8 @@
 //! `skipper-actionlib`: ROS actionlib for Skipper.
 //!
 //! Goals reach a robot the way ROS actionlib sends them: a goal, feedback, a result,
-//! preemption by newer goals and cancels. The crate has three layers:
+//! preemption by newer goals and cancels. The crate has two layers, on the ROS 1
+//! messages and node of [`skipper_ros1_wire`]:
 //!
 //! - state machines with no transport and an injected [`Clock`]: the
 //!   server goal handle ([`server::goal_handle`], rules G-1..G-9 of the reference), the
@@ -9,20 +10,16 @@
 //!   spec's API, callbacks, polling and an execute-callback mode), the [`ActionClient`]
 //!   with the CommState table and LOST detection (C-1..C-6) and the
 //!   [`SimpleActionClient`] (C-7..C-10);
-//! - ROS messages ([`msg`]): serialisation, md5sums and definitions, for compiled-in
-//!   types (Rust structs) and for types known only at run time (schemas parsed from
-//!   `.msg` / `.srv` / `.action` text or found on the package path, with
-//!   [`DynMessage`] values);
-//! - transports: [`transport::inproc`] (same process) and [`ros1`] (a ROS 1 node:
-//!   XML-RPC master/slave API and TCPROS, so `rostopic`, `rosnode` and Python actionlib
-//!   clients and servers talk to it).
+//! - transports: [`transport::inproc`] (same process) and [`ros1`] (the bindings of a
+//!   server or client to a ROS 1 node's topics, so rospy's and roscpp's actionlib
+//!   clients and servers talk to them).
 //!
 //! Every server, client and binding is generic over an [`Action`] value: a compiled-in
 //! action (`Goto`, a zero-sized struct) or a [`DynAction`] made at run time.
 //!
 //! ```
-//! use skipper_actionlib::msg::dynamic::Value;
-//! use skipper_actionlib::msg::loader::TypeLoader;
+//! use skipper_ros1_wire::msg::dynamic::Value;
+//! use skipper_ros1_wire::msg::loader::TypeLoader;
 //! use skipper_actionlib::transport::inproc::InProcBus;
 //! use skipper_actionlib::{ActionServer, DynAction, ServerConfig, SimpleActionServer, SystemClock};
 //! use std::sync::Arc;
@@ -47,21 +44,21 @@
 
 pub mod client;
 pub mod error;
-pub mod msg;
 pub mod ros1;
 pub mod server;
 mod sync;
-pub mod time;
 pub mod transport;
 
 pub use client::action_client::{ActionClient, ClientGoalHandle};
 pub use client::comm_state::CommState;
 pub use client::simple::{SimpleActionClient, SimpleGoalState};
 pub use error::ActionError;
-pub use msg::actionlib_msgs::{Action, DynAction, GoalId, GoalStatus, GoalStatusArray, StatusCode};
-pub use msg::dynamic::DynMessage;
-pub use msg::Message;
 pub use server::action_server::{ActionServer, ServerConfig};
 pub use server::goal_handle::ServerGoalHandle;
 pub use server::simple::SimpleActionServer;
-pub use time::{Clock, ManualClock, SystemClock, Time};
+pub use skipper_ros1_wire::msg::actionlib_msgs::{
+    Action, DynAction, GoalId, GoalStatus, GoalStatusArray, StatusCode,
+};
+pub use skipper_ros1_wire::msg::dynamic::DynMessage;
+pub use skipper_ros1_wire::msg::Message;
+pub use skipper_ros1_wire::time::{Clock, ManualClock, SystemClock, Time};

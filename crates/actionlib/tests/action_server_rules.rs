@@ -10,8 +10,8 @@ use std::time::Duration;
 use StatusCode as S;
 
 fn collect(
-    s: &ActionServer<skipper_actionlib::msg::test_actions::Test>,
-) -> Arc<Mutex<Vec<ServerGoalHandle<skipper_actionlib::msg::test_actions::Test>>>> {
+    s: &ActionServer<skipper_ros1_wire::msg::test_actions::Test>,
+) -> Arc<Mutex<Vec<ServerGoalHandle<skipper_ros1_wire::msg::test_actions::Test>>>> {
     let got = Arc::new(Mutex::new(Vec::new()));
     let g = got.clone();
     s.register_goal_callback(move |h| g.lock().unwrap().push(h));
@@ -192,10 +192,10 @@ fn g6_a_terminal_transition_publishes_one_result_then_the_status() {
         rec.take(),
         vec![Out::Status(vec![("a".into(), S::Active, "go".into())])]
     );
-    h.publish_feedback(skipper_actionlib::msg::test_actions::TestFeedback { feedback: 7 })
+    h.publish_feedback(skipper_ros1_wire::msg::test_actions::TestFeedback { feedback: 7 })
         .unwrap();
     h.set_succeeded(
-        Some(skipper_actionlib::msg::test_actions::TestResult { result: 42 }),
+        Some(skipper_ros1_wire::msg::test_actions::TestResult { result: 42 }),
         "fine",
     )
     .unwrap();
@@ -286,7 +286,7 @@ fn a_server_that_goes_away_ends_every_unfinished_goal() {
 
 #[test]
 fn the_transitions_of_a_goal_callback_go_out_as_one_status_list_after_it() {
-    use skipper_actionlib::msg::test_actions::{TestFeedback, TestResult};
+    use skipper_ros1_wire::msg::test_actions::{TestFeedback, TestResult};
     let (s, _c, rec) = server();
     // a quick goal: accepted, one feedback and succeeded inside the goal callback
     s.register_goal_callback(|h| {

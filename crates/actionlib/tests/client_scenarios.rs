@@ -4,11 +4,11 @@
 
 mod common;
 use common::t;
-use skipper_actionlib::msg::test_actions::{Test, TestFeedback, TestGoal, TestResult};
 use skipper_actionlib::server::action_server::STALE_GOAL_TEXT;
 use skipper_actionlib::server::simple::REPLACED_TEXT;
 use skipper_actionlib::transport::inproc::InProcBus;
 use skipper_actionlib::*;
+use skipper_ros1_wire::msg::test_actions::{Test, TestFeedback, TestGoal, TestResult};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 use CommState as C;

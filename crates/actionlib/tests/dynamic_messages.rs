@@ -4,20 +4,20 @@
 //! JSON and YAML (rostopic's layout, vectors printed by genpy on Debian), and a
 //! runtime-typed SimpleActionServer talking to a compiled-in SimpleActionClient.
 
-use skipper_actionlib::msg::actionlib_msgs::{Action, DynAction, Wire};
-use skipper_actionlib::msg::common::{Header, Odometry, Point, Pose, PoseStamped, Quaternion};
-use skipper_actionlib::msg::defs;
-use skipper_actionlib::msg::dynamic::{Array, DynMessage, Value, ValueError, MAX_EMPTY_ELEMENTS};
-use skipper_actionlib::msg::json::{from_json, to_json};
-use skipper_actionlib::msg::loader::TypeLoader;
-use skipper_actionlib::msg::schema::SchemaError;
-use skipper_actionlib::msg::skipper_msgs::{Goto, GotoFeedback, GotoGoal, GotoResult};
-use skipper_actionlib::msg::test_actions::TestRequestGoal;
-use skipper_actionlib::msg::yaml::{message_from_args, to_yaml};
-use skipper_actionlib::msg::{DecodeError, Message};
-use skipper_actionlib::time::{RosDuration, Time};
 use skipper_actionlib::transport::inproc::InProcBus;
 use skipper_actionlib::*;
+use skipper_ros1_wire::msg::actionlib_msgs::{Action, DynAction, Wire};
+use skipper_ros1_wire::msg::common::{Header, Odometry, Point, Pose, PoseStamped, Quaternion};
+use skipper_ros1_wire::msg::defs;
+use skipper_ros1_wire::msg::dynamic::{Array, DynMessage, Value, ValueError, MAX_EMPTY_ELEMENTS};
+use skipper_ros1_wire::msg::json::{from_json, to_json};
+use skipper_ros1_wire::msg::loader::TypeLoader;
+use skipper_ros1_wire::msg::schema::SchemaError;
+use skipper_ros1_wire::msg::skipper_msgs::{Goto, GotoFeedback, GotoGoal, GotoResult};
+use skipper_ros1_wire::msg::test_actions::TestRequestGoal;
+use skipper_ros1_wire::msg::yaml::{message_from_args, to_yaml};
+use skipper_ros1_wire::msg::{DecodeError, Message};
+use skipper_ros1_wire::time::{RosDuration, Time};
 use std::path::PathBuf;
 use std::sync::Arc;
 
@@ -517,8 +517,9 @@ fn a_runtime_typed_simple_server_serves_a_compiled_in_client() {
 /// agree, and the goal, feedback and result cross as bytes.
 #[test]
 fn over_ros1_a_runtime_server_and_a_compiled_in_client_agree() {
-    use skipper_actionlib::ros1::testing::FakeMaster;
-    use skipper_actionlib::ros1::{ActionClientBinding, ActionServerBinding, Node, NodeConfig};
+    use skipper_actionlib::ros1::{ActionClientBinding, ActionServerBinding};
+    use skipper_ros1_wire::testing::FakeMaster;
+    use skipper_ros1_wire::{Node, NodeConfig};
     let m = FakeMaster::start().unwrap();
     let node = |name: &str| {
         let mut c = NodeConfig::from_env(name);

@@ -5,9 +5,9 @@
 //! clamped to `ReplyPacing::MAX`).
 
 use skipper_actionlib::ros1::action::{ActionQueues, ReplyPacing};
-use skipper_actionlib::ros1::testing::FakeMaster;
-use skipper_actionlib::ros1::xmlrpc::Value;
-use skipper_actionlib::ros1::{Node, NodeConfig};
+use skipper_ros1_wire::testing::FakeMaster;
+use skipper_ros1_wire::xmlrpc::Value;
+use skipper_ros1_wire::{Node, NodeConfig};
 use std::time::Duration;
 
 fn node(m: &FakeMaster, name: &str, ns: &str) -> Node {

@@ -2,12 +2,13 @@
 //! an `actionlib_status_frequency` of 1e-300 Hz or a `status_list_timeout` of 1e300 s are
 //! clamped with a warning, and the server comes up and serves; nothing panics.
 
-use skipper_actionlib::msg::test_actions::Test;
 use skipper_actionlib::ros1::action::server_config_from_params;
-use skipper_actionlib::ros1::testing::FakeMaster;
-use skipper_actionlib::ros1::xmlrpc::Value;
-use skipper_actionlib::ros1::{ActionServerBinding, Node, NodeConfig};
+use skipper_actionlib::ros1::ActionServerBinding;
 use skipper_actionlib::{ActionServer, SystemClock};
+use skipper_ros1_wire::msg::test_actions::Test;
+use skipper_ros1_wire::testing::FakeMaster;
+use skipper_ros1_wire::xmlrpc::Value;
+use skipper_ros1_wire::{Node, NodeConfig};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -41,7 +42,7 @@ fn a_status_frequency_of_1e_minus_300_hz_is_clamped() {
 
 #[test]
 fn a_status_list_timeout_of_1e300_s_is_clamped() {
-    // the longest a peer's seconds are taken as: skipper_actionlib::time::MAX_PEER_SECS
+    // the longest a peer's seconds are taken as: skipper_ros1_wire::time::MAX_PEER_SECS
     let longest = Duration::from_secs(10_000_000);
     for (t, expected) in [
         (1e300, longest),

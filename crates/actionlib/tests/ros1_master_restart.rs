@@ -4,14 +4,14 @@
 //! after the restart finds them: it receives what the first publishes, is received by
 //! its subscription, and calls its service.
 
-use skipper_actionlib::msg::actionlib_msgs::GoalId;
-use skipper_actionlib::msg::dynamic::Value;
-use skipper_actionlib::msg::loader::TypeLoader;
-use skipper_actionlib::ros1::action::subscribe;
-use skipper_actionlib::ros1::service::{advertise_dyn, DynServiceClient};
-use skipper_actionlib::ros1::testing::FakeMaster;
-use skipper_actionlib::ros1::{Node, NodeConfig, TypedPublisher};
 use skipper_actionlib::DynMessage;
+use skipper_ros1_wire::msg::actionlib_msgs::GoalId;
+use skipper_ros1_wire::msg::dynamic::Value;
+use skipper_ros1_wire::msg::loader::TypeLoader;
+use skipper_ros1_wire::service::{advertise_dyn, DynServiceClient};
+use skipper_ros1_wire::testing::FakeMaster;
+use skipper_ros1_wire::topics::subscribe;
+use skipper_ros1_wire::{Node, NodeConfig, TypedPublisher};
 use std::sync::atomic::Ordering;
 use std::sync::mpsc::channel;
 use std::time::{Duration, Instant};

@@ -4,14 +4,15 @@
 //! a closed connection while the server keeps serving.
 
 mod common;
-use skipper_actionlib::msg::actionlib_msgs::ActionGoal;
-use skipper_actionlib::msg::test_actions::{Test, TestFeedback, TestGoal, TestResult};
 use skipper_actionlib::ros1::action::server_config_from_params;
-use skipper_actionlib::ros1::tcpros::{self, Header};
-use skipper_actionlib::ros1::testing::FakeMaster;
-use skipper_actionlib::ros1::xmlrpc::{self, Value};
-use skipper_actionlib::ros1::{ActionClientBinding, ActionServerBinding, Node, NodeConfig};
+use skipper_actionlib::ros1::{ActionClientBinding, ActionServerBinding};
 use skipper_actionlib::*;
+use skipper_ros1_wire::msg::actionlib_msgs::ActionGoal;
+use skipper_ros1_wire::msg::test_actions::{Test, TestFeedback, TestGoal, TestResult};
+use skipper_ros1_wire::tcpros::{self, Header};
+use skipper_ros1_wire::testing::FakeMaster;
+use skipper_ros1_wire::xmlrpc::{self, Value};
+use skipper_ros1_wire::{Node, NodeConfig};
 use std::io::{Read, Write};
 use std::net::{TcpListener, TcpStream};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -480,9 +481,9 @@ fn parameters_are_set_read_and_deleted() {
 /// every message, and the topic stays until its last handle is dropped.
 #[test]
 fn handles_on_the_same_topic_share_it() {
-    use skipper_actionlib::msg::actionlib_msgs::GoalId;
-    use skipper_actionlib::ros1::action::subscribe;
-    use skipper_actionlib::ros1::TypedPublisher;
+    use skipper_ros1_wire::msg::actionlib_msgs::GoalId;
+    use skipper_ros1_wire::topics::subscribe;
+    use skipper_ros1_wire::TypedPublisher;
     let m = FakeMaster::start().unwrap();
     let (pn, sn) = (node(&m, "/pubs"), node(&m, "/subs"));
     let got: Arc<Mutex<Vec<(u8, String)>>> = Arc::default();

@@ -2,9 +2,9 @@
 
 mod common;
 use common::*;
-use skipper_actionlib::msg::test_actions::{Test, TestFeedback, TestResult};
 use skipper_actionlib::server::simple::{ACCEPTED_TEXT, NO_TERMINAL_TEXT, REPLACED_TEXT};
 use skipper_actionlib::*;
+use skipper_ros1_wire::msg::test_actions::{Test, TestFeedback, TestResult};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 use StatusCode as S;

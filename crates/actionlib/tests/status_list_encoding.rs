@@ -5,13 +5,13 @@
 //! tracks, in order, with their stamps, codes and texts.
 
 use proptest::prelude::*;
-use skipper_actionlib::msg::actionlib_msgs::{
-    ActionFeedback, ActionGoal, ActionResult, GoalStatus, GoalStatusArray, StatusList,
-};
-use skipper_actionlib::msg::test_actions::{Test, TestFeedback, TestGoal, TestResult};
-use skipper_actionlib::msg::Message;
 use skipper_actionlib::transport::ServerSink;
 use skipper_actionlib::*;
+use skipper_ros1_wire::msg::actionlib_msgs::{
+    ActionFeedback, ActionGoal, ActionResult, GoalStatus, GoalStatusArray, StatusList,
+};
+use skipper_ros1_wire::msg::test_actions::{Test, TestFeedback, TestGoal, TestResult};
+use skipper_ros1_wire::msg::Message;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 

@@ -16,7 +16,6 @@
 //! - [`event`]: things that happen (speech, collisions, statuses) for logs and views;
 //! - [`vocabulary`]: every signal a vehicle kind senses, declared once;
 //! - [`names`]: the names robots take on ROS 1 and ROS 2;
-//! - [`python`]: numbers as Python prints them (for ROS tools' output);
 //! - [`runner`]: the fixed-rate cycle runner;
 //! - [`alloc_count`]: a counting allocator for the zero-allocation tests;
 //! - [`fuzz_corpus`]: which inputs of a committed fuzz corpus the fuzzer found.
@@ -35,7 +34,6 @@ pub mod geo;
 pub mod geometry;
 pub mod goals;
 pub mod names;
-pub mod python;
 pub mod runner;
 pub mod seconds;
 pub mod sensors;

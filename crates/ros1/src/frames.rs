@@ -6,10 +6,10 @@
 //! transforms, latched). Stamps are the run's time when it is simulated (what `/clock`
 //! says, so nodes with `use_sim_time` agree), the wall clock for a real robot.
 
-use skipper_actionlib::msg::common::{Header, Quaternion, Vector3};
-use skipper_actionlib::msg::sensor::{Clock as ClockMsg, TfMessage, Transform, TransformStamped};
-use skipper_actionlib::ros1::{Node, RosError, TypedPublisher};
 use skipper_actionlib::{Clock, SystemClock, Time};
+use skipper_ros1_wire::msg::common::{Header, Quaternion, Vector3};
+use skipper_ros1_wire::msg::sensor::{Clock as ClockMsg, TfMessage, Transform, TransformStamped};
+use skipper_ros1_wire::{Node, RosError, TypedPublisher};
 use std::time::Duration;
 
 /// Which time the robots' topics are stamped with.

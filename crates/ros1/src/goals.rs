@@ -23,13 +23,14 @@
 //! of the goto (each cycle the robot gets nearer).
 
 use crate::topics::LatestPose;
-use skipper_actionlib::msg::dynamic::Value;
-use skipper_actionlib::msg::json::{from_json, to_json};
-use skipper_actionlib::msg::loader::TypeLoader;
 use skipper_actionlib::ros1::action::server_config_from_params;
-use skipper_actionlib::ros1::{ActionServerBinding, Node};
+use skipper_actionlib::ros1::ActionServerBinding;
 use skipper_actionlib::{ActionServer, DynAction, DynMessage, SimpleActionServer, SystemClock};
 use skipper_core::goals::{Ending, GoalId, GoalKind, GoalPort, GoalState, GoalUpdate, Record};
+use skipper_ros1_wire::msg::dynamic::Value;
+use skipper_ros1_wire::msg::json::{from_json, to_json};
+use skipper_ros1_wire::msg::loader::TypeLoader;
+use skipper_ros1_wire::Node;
 use std::fmt::Write as _;
 use std::sync::Arc;
 use std::time::Duration;
@@ -391,8 +392,8 @@ mod tests {
             "float64 x\nfloat64 y\nfloat64 tolerance\n---\nfloat64 x\nfloat64 y\nfloat64 yaw\n---\nfloat64 distance\n"
         );
         let a = action_type(&KIND).unwrap();
-        use skipper_actionlib::msg::skipper_msgs::GotoGoal;
-        use skipper_actionlib::msg::Message;
+        use skipper_ros1_wire::msg::skipper_msgs::GotoGoal;
+        use skipper_ros1_wire::msg::Message;
         assert_eq!(a.schema().goal().md5sum(), GotoGoal::md5sum());
     }
 }

@@ -17,7 +17,7 @@
 //!   ([`services`], [`RosLink::serve_services`]).
 //!
 //! While a [`RosLink`] lives, the process's log lines go to `/rosout`
-//! (`skipper_actionlib::ros1::rosout`).
+//! (`skipper_ros1_wire::rosout`).
 //!
 //! [`RosLink`] is the run's node; [`RosLink::serve_with`] binds the robots and returns the
 //! observer that publishes their topics and shuts their servers down when the run ends.

@@ -7,13 +7,13 @@ use crate::sensors::{AuvSensors, GroundSensors, SensorGeometry};
 use crate::services;
 use crate::topics::PoseTopics;
 use crate::velocity::subscribe_cmd_vel;
-use skipper_actionlib::ros1::node::Subscriber;
-use skipper_actionlib::ros1::{rosout, Node, NodeConfig, RosError};
 use skipper_core::goals::GoalPort;
 use skipper_core::names::ros_name;
 use skipper_core::runner::CycleView;
 use skipper_core::velocity::VelocityInbox;
 use skipper_core::{Observer, RunControl, RunReport, VehicleKind, World};
+use skipper_ros1_wire::node::Subscriber;
+use skipper_ros1_wire::{rosout, Node, NodeConfig, RosError};
 use std::net::IpAddr;
 use std::sync::Arc;
 

@@ -4,11 +4,11 @@
 //! cannot be a goal (a frame other than the robot's odometry frame or `map`) is
 //! refused with a warning; `NS/move_base` ([`crate::goals`]) is the action form.
 
-use skipper_actionlib::msg::common::PoseStamped;
-use skipper_actionlib::ros1::action::subscribe;
-use skipper_actionlib::ros1::node::Subscriber;
-use skipper_actionlib::ros1::{Node, RosError};
 use skipper_core::goals::{GoalKind, GoalPort, Record};
+use skipper_ros1_wire::msg::common::PoseStamped;
+use skipper_ros1_wire::node::Subscriber;
+use skipper_ros1_wire::topics::subscribe;
+use skipper_ros1_wire::{Node, RosError};
 use std::sync::Arc;
 
 /// Subscribe `NS/move_base_simple/goal` into `port`'s goto `kind` (`x`, `y`).

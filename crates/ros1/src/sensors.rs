@@ -15,15 +15,15 @@
 //! every cycle.
 
 use crate::frames::{header, transform, Frames};
-use skipper_actionlib::msg::common::Quaternion;
-use skipper_actionlib::msg::sensor::{
-    BatteryState, Float64, LaserScan, NavSatFix, NavSatStatus, Range, TransformStamped,
-};
-use skipper_actionlib::msg::skipper_msgs::{BumperState, GripperState, WaterProperties};
-use skipper_actionlib::ros1::{Node, RosError, TypedPublisher};
 use skipper_actionlib::Time;
 use skipper_core::vocabulary::{auv, ground, SignalFamily};
 use skipper_core::{SignalId, Signals, Value};
+use skipper_ros1_wire::msg::common::Quaternion;
+use skipper_ros1_wire::msg::sensor::{
+    BatteryState, Float64, LaserScan, NavSatFix, NavSatStatus, Range, TransformStamped,
+};
+use skipper_ros1_wire::msg::skipper_msgs::{BumperState, GripperState, WaterProperties};
+use skipper_ros1_wire::{Node, RosError, TypedPublisher};
 use std::time::Duration;
 
 pub use skipper_core::sensors::{LaserGeometry, SensorGeometry, SonarGeometry};

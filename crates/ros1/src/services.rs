@@ -15,16 +15,16 @@
 //! and will act in the next cycle. `reset` releases the robot's own estop.
 
 use crate::link::LinkError;
-use skipper_actionlib::msg::dynamic::Value;
-use skipper_actionlib::msg::loader::TypeLoader;
-use skipper_actionlib::msg::schema::SrvSchema;
-use skipper_actionlib::ros1::service::{advertise_dyn, ServiceServer};
-use skipper_actionlib::ros1::Node;
 use skipper_actionlib::DynMessage;
 use skipper_core::actuation::Drive;
 use skipper_core::goals::GoalPort;
 use skipper_core::runner::CycleView;
 use skipper_core::{Observer, RunControl};
+use skipper_ros1_wire::msg::dynamic::Value;
+use skipper_ros1_wire::msg::loader::TypeLoader;
+use skipper_ros1_wire::msg::schema::SrvSchema;
+use skipper_ros1_wire::service::{advertise_dyn, ServiceServer};
+use skipper_ros1_wire::Node;
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
@@ -91,7 +91,7 @@ impl Observer for Services {
 
 fn schemas() -> Result<(Arc<SrvSchema>, Arc<SrvSchema>), LinkError> {
     let l = TypeLoader::builtin_only();
-    let bad = |e: skipper_actionlib::msg::schema::SchemaError| LinkError::Ros(e.to_string());
+    let bad = |e: skipper_ros1_wire::msg::schema::SchemaError| LinkError::Ros(e.to_string());
     Ok((
         l.add_srv("std_srvs/Trigger", TRIGGER).map_err(bad)?,
         l.add_srv("skipper_msgs/AddTwoInts", ADD_TWO_INTS)
@@ -149,7 +149,7 @@ pub fn serve(
 }
 
 type Handler = Box<
-    dyn Fn(DynMessage, &skipper_actionlib::ros1::service::CallHeader) -> Result<DynMessage, String>
+    dyn Fn(DynMessage, &skipper_ros1_wire::service::CallHeader) -> Result<DynMessage, String>
         + Send
         + Sync,
 >;

@@ -7,13 +7,13 @@
 //! for `move_base`'s feedback ([`LatestPose`]).
 
 use crate::frames::{header, transform, Frames};
-use skipper_actionlib::msg::common::{Odometry, Point, Pose, PoseStamped, Quaternion};
-use skipper_actionlib::msg::sensor::TransformStamped;
-use skipper_actionlib::ros1::{Node, RosError, TypedPublisher};
 use skipper_actionlib::Time;
 use skipper_core::vocabulary::auv::NavReader;
 use skipper_core::vocabulary::ground::PoseReader;
 use skipper_core::{Pose3, Signals, VehicleKind};
+use skipper_ros1_wire::msg::common::{Odometry, Point, Pose, PoseStamped, Quaternion};
+use skipper_ros1_wire::msg::sensor::TransformStamped;
+use skipper_ros1_wire::{Node, RosError, TypedPublisher};
 use std::sync::{Arc, Mutex};
 
 /// The pose a robot's `NS/pose` published last (its stamp and where the robot was), in

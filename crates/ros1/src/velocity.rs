@@ -3,11 +3,11 @@
 //! `angular.z` turn rate, `linear.z` climb. The goal runner's velocity override obeys it
 //! while fresh.
 
-use skipper_actionlib::msg::common::Twist;
-use skipper_actionlib::ros1::action::subscribe;
-use skipper_actionlib::ros1::node::Subscriber;
-use skipper_actionlib::ros1::{Node, RosError};
 use skipper_core::velocity::{VelocityCommand, VelocityInbox};
+use skipper_ros1_wire::msg::common::Twist;
+use skipper_ros1_wire::node::Subscriber;
+use skipper_ros1_wire::topics::subscribe;
+use skipper_ros1_wire::{Node, RosError};
 use std::time::Instant;
 
 /// Subscribe `NS/cmd_vel` into `inbox`.

@@ -12,7 +12,7 @@
 //! message, which suits printing, not publishing.
 
 use serde::ser::{self, Serialize};
-use skipper_core::python::float_repr;
+use skipper_ros1_wire::python::float_repr;
 use std::fmt::Write as _;
 
 /// `m` as `ros2 topic echo` prints it, without the final newline and the `---` line.

@@ -75,7 +75,7 @@ fn main() -> ExitCode {
     let filter = tracing_subscriber::EnvFilter::try_from_env("SKIPPER_LOG")
         .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("warn,rustdds=off,ros2_client=off"));
     // stderr gets what SKIPPER_LOG asks for; a ROS 1 node's /rosout gets INFO and up
-    use skipper_actionlib::ros1::rosout;
+    use skipper_ros1_wire::rosout;
     use tracing_subscriber::prelude::*;
     tracing_subscriber::registry()
         .with(
@@ -85,7 +85,7 @@ fn main() -> ExitCode {
         )
         .with(rosout::layer().with_filter(rosout::default_filter()))
         .init();
-    let cli = Cli::parse_from(skipper_actionlib::ros1::names::take_process_args());
+    let cli = Cli::parse_from(skipper_ros1_wire::names::take_process_args());
     if matches!(
         cli.command,
         Command::Run(_) | Command::Sim(_) | Command::Link(_) | Command::Replay(_)

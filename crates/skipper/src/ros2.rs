@@ -4,11 +4,11 @@
 
 use crate::commands::action::{say_block, SendArgs};
 use crate::exit::{self, Failure};
-use skipper_actionlib::msg::json::to_json;
-use skipper_actionlib::msg::loader::TypeLoader;
 use skipper_core::goals::GoalPort;
 use skipper_core::velocity::VelocityInbox;
 use skipper_core::{RunControl, Runner};
+use skipper_ros1_wire::msg::json::to_json;
+use skipper_ros1_wire::msg::loader::TypeLoader;
 use skipper_ros2::action::{status_name, ActionType, GoalStatusEnum, Goto, RunMission, RunOption};
 use skipper_ros2::args::RosArgs;
 use skipper_ros2::client::{self, Ending, Event};

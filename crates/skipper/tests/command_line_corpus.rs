@@ -14,7 +14,7 @@ fn command_line_corpus_replays() {
     for entry in std::fs::read_dir(&dir).unwrap() {
         let path = entry.unwrap().path();
         let data = std::fs::read(&path).unwrap();
-        let built = skipper_actionlib::msg::yaml::fuzz_goal_args(&data);
+        let built = skipper_ros1_wire::msg::yaml::fuzz_goal_args(&data);
         let text = String::from_utf8_lossy(&data);
         let args: Vec<&str> = text.split('\n').collect();
         for a in &args {
@@ -36,9 +36,9 @@ fn command_line_corpus_replays() {
 fn goal_arguments_build_or_fail_as_the_type_says() {
     // a field path, a nested path and YAML with a list of messages build
     let args = b"x=2\none.a=7\n{many: [{a: 1}, {b: x}], name: robot one}";
-    assert!(skipper_actionlib::msg::yaml::fuzz_goal_args(args));
+    assert!(skipper_ros1_wire::msg::yaml::fuzz_goal_args(args));
     // an unknown field and a value of the wrong type do not build
-    assert!(!skipper_actionlib::msg::yaml::fuzz_goal_args(b"nosuch=1"));
-    assert!(!skipper_actionlib::msg::yaml::fuzz_goal_args(b"count=-1"));
-    assert!(!skipper_actionlib::msg::yaml::fuzz_goal_args(b"small=200"));
+    assert!(!skipper_ros1_wire::msg::yaml::fuzz_goal_args(b"nosuch=1"));
+    assert!(!skipper_ros1_wire::msg::yaml::fuzz_goal_args(b"count=-1"));
+    assert!(!skipper_ros1_wire::msg::yaml::fuzz_goal_args(b"small=200"));
 }

@@ -5,7 +5,7 @@
 //! where it was looked for), never a panic. (A remap to an invalid name is in
 //! ros_names.rs.)
 
-use skipper_actionlib::ros1::testing::FakeMaster;
+use skipper_ros1_wire::testing::FakeMaster;
 use std::path::Path;
 use std::process::{Command, Output};
 

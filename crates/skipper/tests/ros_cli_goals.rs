@@ -2,7 +2,7 @@
 //! end over ROS 1 on loopback (the fake master of skipper-actionlib, no ROS needed), and
 //! `--ros-host`: another address than 127.0.0.1 only with a warning.
 
-use skipper_actionlib::ros1::testing::FakeMaster;
+use skipper_ros1_wire::testing::FakeMaster;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -133,9 +133,9 @@ fn another_address_than_loopback_needs_the_flag_and_warns() {
 #[cfg(unix)]
 #[test]
 fn an_auv_under_ros_publishes_its_pose_in_the_worksite_frame() {
-    use skipper_actionlib::msg::common::{Odometry, PoseStamped};
-    use skipper_actionlib::ros1::action::subscribe;
-    use skipper_actionlib::ros1::{Node, NodeConfig};
+    use skipper_ros1_wire::msg::common::{Odometry, PoseStamped};
+    use skipper_ros1_wire::topics::subscribe;
+    use skipper_ros1_wire::{Node, NodeConfig};
     use std::sync::{Arc, Mutex};
     use std::time::{Duration, Instant};
     let m = FakeMaster::start().unwrap();

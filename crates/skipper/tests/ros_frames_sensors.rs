@@ -6,14 +6,14 @@
 //! `depth`, `altitude` and (when its mission samples) `water`, and an AUV-only run's
 //! `/tf_static` has its (empty) latched message.
 
-use skipper_actionlib::msg::common::PoseStamped;
-use skipper_actionlib::msg::sensor::{BatteryState, Clock, Float64, LaserScan, Range, TfMessage};
-use skipper_actionlib::msg::skipper_msgs::{BumperState, GripperState, WaterProperties};
-use skipper_actionlib::ros1::action::subscribe;
-use skipper_actionlib::ros1::node::Subscriber;
-use skipper_actionlib::ros1::testing::FakeMaster;
-use skipper_actionlib::ros1::{Node, NodeConfig};
 use skipper_actionlib::Message;
+use skipper_ros1_wire::msg::common::PoseStamped;
+use skipper_ros1_wire::msg::sensor::{BatteryState, Clock, Float64, LaserScan, Range, TfMessage};
+use skipper_ros1_wire::msg::skipper_msgs::{BumperState, GripperState, WaterProperties};
+use skipper_ros1_wire::node::Subscriber;
+use skipper_ros1_wire::testing::FakeMaster;
+use skipper_ros1_wire::topics::subscribe;
+use skipper_ros1_wire::{Node, NodeConfig};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 

@@ -6,11 +6,7 @@
 //! results, preemption by a newer goal, cancel (the robot stops; the AUV goes to the
 //! default mission, or after a goto stops and its mission drives again) and bad goals.
 
-use skipper_actionlib::msg::skipper_msgs::{
-    Goto, GotoGoal, RunMission, RunMissionGoal, RunOption, RunOptionGoal,
-};
-use skipper_actionlib::ros1::testing::FakeMaster;
-use skipper_actionlib::ros1::{ActionClientBinding, Node, NodeConfig};
+use skipper_actionlib::ros1::ActionClientBinding;
 use skipper_actionlib::{Action, ActionClient, Clock, SimpleActionClient, StatusCode, SystemClock};
 use skipper_core::goals::GoalPort;
 use skipper_core::runner::CycleView;
@@ -18,6 +14,11 @@ use skipper_core::{Observer, RunConfig, RunControl, Runner};
 use skipper_goals::pilot::AUV_TOLERANCE;
 use skipper_goals::{BindOptions, GoalRunner};
 use skipper_ros1::goals::GoalServer;
+use skipper_ros1_wire::msg::skipper_msgs::{
+    Goto, GotoGoal, RunMission, RunMissionGoal, RunOption, RunOptionGoal,
+};
+use skipper_ros1_wire::testing::FakeMaster;
+use skipper_ros1_wire::{Node, NodeConfig};
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;

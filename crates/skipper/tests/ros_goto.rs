@@ -4,10 +4,10 @@
 //! robot's pose is published, bad fields are bad input; the AUV of a mission run takes
 //! goto goals too and obeys cmd_vel until it goes silent.
 
-use skipper_actionlib::msg::common::{Odometry, PoseStamped, Twist, Vector3};
-use skipper_actionlib::ros1::action::{subscribe, TypedPublisher};
-use skipper_actionlib::ros1::testing::FakeMaster;
-use skipper_actionlib::ros1::{Node, NodeConfig};
+use skipper_ros1_wire::msg::common::{Odometry, PoseStamped, Twist, Vector3};
+use skipper_ros1_wire::testing::FakeMaster;
+use skipper_ros1_wire::{topics::subscribe, topics::TypedPublisher};
+use skipper_ros1_wire::{Node, NodeConfig};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 

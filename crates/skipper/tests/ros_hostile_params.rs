@@ -3,8 +3,8 @@
 //! `/robot1/goto/status_list_timeout = 1e300` are clamped with a warning, and the run
 //! goes to its time limit (exit 0) instead of panicking.
 
-use skipper_actionlib::ros1::testing::FakeMaster;
-use skipper_actionlib::ros1::xmlrpc::Value;
+use skipper_ros1_wire::testing::FakeMaster;
+use skipper_ros1_wire::xmlrpc::Value;
 use std::process::Command;
 
 fn run_against(m: &FakeMaster) -> (Option<i32>, String) {

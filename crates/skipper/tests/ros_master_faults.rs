@@ -3,7 +3,7 @@
 //! the fault's string and code on stderr and exit status 1 (no server answered), never a
 //! Rust debug dump of the fault's struct, never a panic.
 
-use skipper_actionlib::ros1::xmlrpc::fault_xml;
+use skipper_ros1_wire::xmlrpc::fault_xml;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpListener;
 use std::process::Command;

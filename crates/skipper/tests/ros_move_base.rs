@@ -5,12 +5,12 @@
 //! `/robot1/move_base_simple/goal` (what rviz's "2D Nav Goal" publishes) each take the
 //! robot to the target; a target in a frame the robot does not know is ABORTED.
 
-use skipper_actionlib::msg::common::{Header, Point, Pose, PoseStamped, Quaternion};
-use skipper_actionlib::msg::dynamic::Value;
-use skipper_actionlib::msg::loader::TypeLoader;
-use skipper_actionlib::ros1::action::{subscribe, subscribe_dyn, TypedPublisher};
-use skipper_actionlib::ros1::testing::FakeMaster;
-use skipper_actionlib::ros1::{Node, NodeConfig};
+use skipper_ros1_wire::msg::common::{Header, Point, Pose, PoseStamped, Quaternion};
+use skipper_ros1_wire::msg::dynamic::Value;
+use skipper_ros1_wire::msg::loader::TypeLoader;
+use skipper_ros1_wire::testing::FakeMaster;
+use skipper_ros1_wire::{topics::subscribe, topics::subscribe_dyn, topics::TypedPublisher};
+use skipper_ros1_wire::{Node, NodeConfig};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 

@@ -7,8 +7,8 @@
 mod ros_cli;
 
 use ros_cli::Run;
-use skipper_actionlib::ros1::testing::FakeMaster;
-use skipper_actionlib::ros1::xmlrpc::{self, Value};
+use skipper_ros1_wire::testing::FakeMaster;
+use skipper_ros1_wire::xmlrpc::{self, Value};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 

@@ -4,14 +4,14 @@
 //! it, and the robot drives again; `/add_two_ints` adds, and refuses a sum that does not
 //! fit in an int64.
 
-use skipper_actionlib::msg::common::Odometry;
-use skipper_actionlib::msg::dynamic::Value;
-use skipper_actionlib::msg::loader::TypeLoader;
-use skipper_actionlib::ros1::action::subscribe;
-use skipper_actionlib::ros1::service::{DynServiceClient, ServiceError};
-use skipper_actionlib::ros1::testing::FakeMaster;
-use skipper_actionlib::ros1::{Node, NodeConfig};
 use skipper_actionlib::DynMessage;
+use skipper_ros1_wire::msg::common::Odometry;
+use skipper_ros1_wire::msg::dynamic::Value;
+use skipper_ros1_wire::msg::loader::TypeLoader;
+use skipper_ros1_wire::service::{DynServiceClient, ServiceError};
+use skipper_ros1_wire::testing::FakeMaster;
+use skipper_ros1_wire::topics::subscribe;
+use skipper_ros1_wire::{Node, NodeConfig};
 use std::process::{Command, Stdio};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};

@@ -7,11 +7,12 @@
 //! bench.sh, which runs the Lua server under the Python client too).
 
 use criterion::{criterion_group, criterion_main, Criterion};
-use skipper_actionlib::msg::dynamic::Value;
 use skipper_actionlib::ros1::action::server_config_from_params;
-use skipper_actionlib::ros1::testing::FakeMaster;
-use skipper_actionlib::ros1::{ActionClientBinding, ActionServerBinding, Node, NodeConfig};
+use skipper_actionlib::ros1::{ActionClientBinding, ActionServerBinding};
 use skipper_actionlib::*;
+use skipper_ros1_wire::msg::dynamic::Value;
+use skipper_ros1_wire::testing::FakeMaster;
+use skipper_ros1_wire::{Node, NodeConfig};
 use skipper_torch_ros::{run_source, Options, Stop};
 use std::sync::Arc;
 use std::time::Duration;

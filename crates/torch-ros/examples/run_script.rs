@@ -10,7 +10,7 @@ use skipper_torch_ros::{run_file, Options, Outcome, Stop};
 use std::process::ExitCode;
 
 fn main() -> ExitCode {
-    let args: Vec<String> = skipper_actionlib::ros1::names::take_process_args()
+    let args: Vec<String> = skipper_ros1_wire::names::take_process_args()
         .into_iter()
         .skip(1)
         .filter_map(|a| a.into_string().ok())

@@ -8,10 +8,10 @@
 //! back (a simulation restarted), or at a stop request.
 
 use crate::runtime::Stop;
-use skipper_actionlib::msg::sensor::Clock as ClockMsg;
-use skipper_actionlib::ros1::node::Subscriber;
-use skipper_actionlib::ros1::{action::subscribe, Node, RosError};
-use skipper_actionlib::time::{Clock, SystemClock, Time};
+use skipper_ros1_wire::msg::sensor::Clock as ClockMsg;
+use skipper_ros1_wire::node::Subscriber;
+use skipper_ros1_wire::time::{Clock, SystemClock, Time};
+use skipper_ros1_wire::{topics::subscribe, Node, RosError};
 use std::sync::{Arc, Condvar, Mutex};
 use std::time::Duration;
 
@@ -105,7 +105,7 @@ impl RosClock {
 /// The clock a node with these parameters keeps: `/clock` (subscribed here; keep the
 /// subscriber as long as the node) when `/use_sim_time` is true, else the wall clock.
 pub(crate) fn for_node(node: &Node) -> Result<(RosClock, Option<Subscriber>), RosError> {
-    use skipper_actionlib::ros1::xmlrpc::Value;
+    use skipper_ros1_wire::xmlrpc::Value;
     let sim = match node.get_param("/use_sim_time") {
         Some(Value::Bool(b)) => b,
         Some(Value::Int(i)) => i != 0,

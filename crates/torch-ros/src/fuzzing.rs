@@ -4,7 +4,7 @@
 //! resolved with them; and the placing of a syntax error (`lua_syntax_error`). Any input
 //! ends in names, a diagnostic or an error, never a panic.
 
-use skipper_actionlib::ros1::names::{is_resolved, Names, RosArgs};
+use skipper_ros1_wire::names::{is_resolved, Names, RosArgs};
 
 /// Read `data` as command-line arguments (one a line), make the node's names from them
 /// and resolve every argument as a name: relative, private, remapped and as a child

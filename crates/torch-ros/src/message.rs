@@ -14,11 +14,11 @@
 use crate::runtime::fail;
 use crate::time::{LuaDuration, LuaTime};
 use mlua::{AnyUserData, Lua, Table, UserData, Value};
-use skipper_actionlib::msg::dynamic::{Array, Value as Dyn};
-use skipper_actionlib::msg::loader::TypeLoader;
-use skipper_actionlib::msg::parse::{Primitive, Shape};
-use skipper_actionlib::msg::schema::{ActionSchema, FieldKind, FieldSchema, MsgSchema, SrvSchema};
 use skipper_actionlib::DynMessage;
+use skipper_ros1_wire::msg::dynamic::{Array, Value as Dyn};
+use skipper_ros1_wire::msg::loader::TypeLoader;
+use skipper_ros1_wire::msg::parse::{Primitive, Shape};
+use skipper_ros1_wire::msg::schema::{ActionSchema, FieldKind, FieldSchema, MsgSchema, SrvSchema};
 use std::sync::Arc;
 
 /// A message type, hidden in each message's metatable.

@@ -8,9 +8,9 @@
 use crate::queue::Queue;
 use crate::runtime::{ctx, fail};
 use mlua::{AnyUserData, Lua, MultiValue, ObjectLike, Table, UserData, UserDataMethods, Value};
-use skipper_actionlib::ros1::names::{process_args, RosArgs};
-use skipper_actionlib::ros1::xmlrpc::Value as Xml;
-use skipper_actionlib::ros1::{Node, NodeConfig};
+use skipper_ros1_wire::names::{process_args, RosArgs};
+use skipper_ros1_wire::xmlrpc::Value as Xml;
+use skipper_ros1_wire::{Node, NodeConfig};
 
 /// The script's node, once `ros.init` ran.
 pub(crate) struct RosNode {
@@ -18,9 +18,9 @@ pub(crate) struct RosNode {
     /// the script's log lines' `/rosout`
     pub rosout: crate::rosout::Rosout,
     /// Skipper's own log events (the transport's, tracing) on the same `/rosout`
-    pub _tracing_rosout: skipper_actionlib::ros1::rosout::RosoutGuard,
+    pub _tracing_rosout: skipper_ros1_wire::rosout::RosoutGuard,
     /// `/clock`, in simulated time
-    pub _clock_sub: Option<skipper_actionlib::ros1::node::Subscriber>,
+    pub _clock_sub: Option<skipper_ros1_wire::node::Subscriber>,
     /// `ros.shutdown()` was called
     pub down: bool,
 }
@@ -343,8 +343,7 @@ fn init(
     let (clock, clock_sub) = crate::clock::for_node(&node).map_err(|e| fail(lua, e))?;
     *c.clock.borrow_mut() = clock;
     let rosout = crate::rosout::Rosout::advertise(&node).map_err(|e| fail(lua, e))?;
-    let tracing_rosout =
-        skipper_actionlib::ros1::rosout::attach(&node).map_err(|e| fail(lua, e))?;
+    let tracing_rosout = skipper_ros1_wire::rosout::attach(&node).map_err(|e| fail(lua, e))?;
     *c.ros.borrow_mut() = Some(RosNode {
         node,
         rosout,
@@ -631,7 +630,7 @@ pub(crate) fn install(lua: &Lua) -> mlua::Result<()> {
 /// which torch-ros's service demos call: Debian installs no definitions for them, so
 /// they are known here unless the package path has them.
 fn roscpp_services() {
-    use skipper_actionlib::msg::loader::TypeLoader;
+    use skipper_ros1_wire::msg::loader::TypeLoader;
     static ONCE: std::sync::Once = std::sync::Once::new();
     ONCE.call_once(|| {
         let t = TypeLoader::global();

@@ -6,15 +6,15 @@
 //! in the header (`topics`, the node's publications in roscpp, is left empty). The publisher is advertised by
 //! `ros.init` on the node's dynamic publisher machinery (skipper-actionlib's
 //! `TypedPublisher`); lines logged before `ros.init` are printed only. The node also
-//! attaches skipper-actionlib's [`skipper_actionlib::ros1::rosout`], so that Skipper's
+//! attaches skipper-actionlib's [`skipper_ros1_wire::rosout`], so that Skipper's
 //! own log events in the process (the transport's warnings, through `tracing`, where the
 //! program installed that layer as `skipper` does) reach the same `/rosout`.
 
 use crate::runtime::clock;
 use mlua::Lua;
-use skipper_actionlib::msg::common::Header;
-use skipper_actionlib::msg::sensor::Log;
-use skipper_actionlib::ros1::{Node, RosError, TypedPublisher};
+use skipper_ros1_wire::msg::common::Header;
+use skipper_ros1_wire::msg::sensor::Log;
+use skipper_ros1_wire::{Node, RosError, TypedPublisher};
 use std::cell::Cell;
 
 /// The node's `/rosout` publisher.

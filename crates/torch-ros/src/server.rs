@@ -18,13 +18,13 @@ use crate::node::{forget, node, object, queue_arg, register, resolve_under};
 use crate::queue::Queue;
 use crate::runtime::{ctx, fail, pcall};
 use mlua::{AnyUserData, Function, Lua, MetaMethod, Table, UserData, UserDataMethods, Value};
-use skipper_actionlib::msg::schema::MsgSchema;
 use skipper_actionlib::ros1::action::server_config_from_params;
 use skipper_actionlib::ros1::ActionServerBinding;
 use skipper_actionlib::{
     ActionError, ActionServer, DynAction, DynMessage, ServerGoalHandle, SimpleActionServer,
     StatusCode,
 };
+use skipper_ros1_wire::msg::schema::MsgSchema;
 use std::sync::Arc;
 
 /// The text of goals ended because their server went away.

@@ -14,9 +14,9 @@ use crate::node::{adopt, forget, node, object, queue_arg, register, resolve_unde
 use crate::queue::Job;
 use crate::runtime::{ctx, fail, pcall};
 use mlua::{AnyUserData, Function, Lua, Table, UserData, UserDataFields, UserDataMethods, Value};
-use skipper_actionlib::msg::schema::SrvSchema;
-use skipper_actionlib::ros1::service::{advertise_dyn, DynServiceClient, ServiceServer};
 use skipper_actionlib::DynMessage;
+use skipper_ros1_wire::msg::schema::SrvSchema;
+use skipper_ros1_wire::service::{advertise_dyn, DynServiceClient, ServiceServer};
 use std::sync::mpsc;
 use std::sync::Arc;
 use std::time::Duration;

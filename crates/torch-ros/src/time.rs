@@ -8,7 +8,7 @@
 
 use crate::runtime::{clock, ctx, fail, secs};
 use mlua::{AnyUserData, Lua, MetaMethod, Table, UserData, UserDataMethods, Value};
-use skipper_actionlib::time::{Clock, RosDuration, SystemClock, Time};
+use skipper_ros1_wire::time::{Clock, RosDuration, SystemClock, Time};
 use std::time::Duration;
 
 const NS: i64 = 1_000_000_000;

@@ -6,10 +6,10 @@
 
 mod common;
 use common::*;
-use skipper_actionlib::msg::dynamic::Value;
-use skipper_actionlib::ros1::testing::FakeMaster;
 use skipper_actionlib::ros1::ActionClientBinding;
 use skipper_actionlib::*;
+use skipper_ros1_wire::msg::dynamic::Value;
+use skipper_ros1_wire::testing::FakeMaster;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 

@@ -4,7 +4,7 @@
 //! the fixes, `sub:read(0/0)` panicked in `Duration::from_secs_f64`, and publishing the
 //! table reserved 2^30 elements up front (memory allocation failed: abort).
 
-use skipper_actionlib::ros1::testing::FakeMaster;
+use skipper_ros1_wire::testing::FakeMaster;
 use skipper_torch_ros::{run_source, Options, Outcome, Stop};
 
 const SCRIPT: &str = r#"

@@ -6,11 +6,11 @@
 
 mod common;
 use common::*;
-use skipper_actionlib::msg::dynamic::Value;
 use skipper_actionlib::ros1::action::server_config_from_params;
-use skipper_actionlib::ros1::testing::FakeMaster;
 use skipper_actionlib::ros1::ActionServerBinding;
 use skipper_actionlib::*;
+use skipper_ros1_wire::msg::dynamic::Value;
+use skipper_ros1_wire::testing::FakeMaster;
 use skipper_torch_ros::Outcome;
 use std::sync::Arc;
 use std::time::Duration;

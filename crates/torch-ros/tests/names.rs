@@ -4,8 +4,8 @@
 
 mod common;
 use common::*;
-use skipper_actionlib::ros1::testing::FakeMaster;
-use skipper_actionlib::ros1::xmlrpc::Value;
+use skipper_ros1_wire::testing::FakeMaster;
+use skipper_ros1_wire::xmlrpc::Value;
 use skipper_torch_ros::Outcome;
 
 /// `ROS_NAMESPACE` is the process's: this file's one test sets it.

@@ -7,11 +7,11 @@
 
 mod common;
 use common::*;
-use skipper_actionlib::msg::common::StringMsg;
-use skipper_actionlib::msg::sensor::Log;
-use skipper_actionlib::ros1::action::subscribe;
-use skipper_actionlib::ros1::testing::FakeMaster;
-use skipper_actionlib::ros1::TypedPublisher;
+use skipper_ros1_wire::msg::common::StringMsg;
+use skipper_ros1_wire::msg::sensor::Log;
+use skipper_ros1_wire::testing::FakeMaster;
+use skipper_ros1_wire::topics::subscribe;
+use skipper_ros1_wire::TypedPublisher;
 use skipper_torch_ros::Outcome;
 use std::sync::{Arc, Mutex};
 
@@ -64,7 +64,7 @@ fn log_lines_go_to_rosout_with_their_place_in_the_script() {
     wait_until("a WARN line on /rosout", has(4, "warned "));
     wait_until("an ERROR line on /rosout", has(8, "shown"));
     {
-        use skipper_actionlib::ros1::rosout;
+        use skipper_ros1_wire::rosout;
         use tracing_subscriber::prelude::*;
         tracing_subscriber::registry()
             .with(rosout::layer().with_filter(rosout::default_filter()))

@@ -7,10 +7,11 @@
 
 mod common;
 use common::*;
-use skipper_actionlib::msg::dynamic::Value;
-use skipper_actionlib::ros1::testing::FakeMaster;
-use skipper_actionlib::ros1::{ActionClientBinding, Node};
+use skipper_actionlib::ros1::ActionClientBinding;
 use skipper_actionlib::*;
+use skipper_ros1_wire::msg::dynamic::Value;
+use skipper_ros1_wire::testing::FakeMaster;
+use skipper_ros1_wire::Node;
 use skipper_torch_ros::{run_source, Options, Outcome, ScriptError, Stop};
 use std::sync::Arc;
 use std::time::Duration;

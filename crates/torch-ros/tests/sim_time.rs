@@ -7,14 +7,14 @@
 
 mod common;
 use common::*;
-use skipper_actionlib::msg::dynamic::Value;
-use skipper_actionlib::msg::loader::TypeLoader;
-use skipper_actionlib::msg::sensor::Clock;
-use skipper_actionlib::ros1::action::subscribe_dyn;
-use skipper_actionlib::ros1::testing::FakeMaster;
-use skipper_actionlib::ros1::xmlrpc::Value as Xml;
-use skipper_actionlib::ros1::TypedPublisher;
 use skipper_actionlib::Time;
+use skipper_ros1_wire::msg::dynamic::Value;
+use skipper_ros1_wire::msg::loader::TypeLoader;
+use skipper_ros1_wire::msg::sensor::Clock;
+use skipper_ros1_wire::testing::FakeMaster;
+use skipper_ros1_wire::topics::subscribe_dyn;
+use skipper_ros1_wire::xmlrpc::Value as Xml;
+use skipper_ros1_wire::TypedPublisher;
 use skipper_torch_ros::Outcome;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};

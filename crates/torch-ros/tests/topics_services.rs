@@ -6,13 +6,13 @@
 
 mod common;
 use common::*;
-use skipper_actionlib::msg::dynamic::Value;
-use skipper_actionlib::msg::loader::TypeLoader;
-use skipper_actionlib::ros1::action::subscribe_dyn;
-use skipper_actionlib::ros1::service::{advertise_dyn, DynServiceClient, ServiceError};
-use skipper_actionlib::ros1::testing::FakeMaster;
-use skipper_actionlib::ros1::DynPublisher;
 use skipper_actionlib::DynMessage;
+use skipper_ros1_wire::msg::dynamic::Value;
+use skipper_ros1_wire::msg::loader::TypeLoader;
+use skipper_ros1_wire::service::{advertise_dyn, DynServiceClient, ServiceError};
+use skipper_ros1_wire::testing::FakeMaster;
+use skipper_ros1_wire::topics::subscribe_dyn;
+use skipper_ros1_wire::DynPublisher;
 use skipper_torch_ros::Outcome;
 use std::sync::{Arc, Mutex};
 

@@ -6,7 +6,7 @@
 
 mod common;
 use common::*;
-use skipper_actionlib::ros1::testing::FakeMaster;
+use skipper_ros1_wire::testing::FakeMaster;
 use skipper_torch_ros::Outcome;
 use std::path::Path;
 

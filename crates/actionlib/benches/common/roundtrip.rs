@@ -3,9 +3,9 @@
 //! goal callback that accepts, publishes one feedback and succeeds, and an ActionClient,
 //! on the in-process bus with a manual clock.
 
-use skipper_actionlib::msg::test_actions::{Test, TestFeedback, TestGoal, TestResult};
 use skipper_actionlib::transport::inproc::InProcBus;
 use skipper_actionlib::*;
+use skipper_ros1_wire::msg::test_actions::{Test, TestFeedback, TestGoal, TestResult};
 use std::sync::Arc;
 
 /// The server, the client and the bus between them.

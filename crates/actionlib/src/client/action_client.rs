@@ -3,14 +3,14 @@
 //! goal LOST when the server's status list stops listing it.
 
 use super::comm_state::{lost_if_missing, next, CommState, Next};
-use crate::msg::actionlib_msgs::{
+use crate::sync::Signal;
+use crate::transport::ClientSink;
+use skipper_ros1_wire::msg::actionlib_msgs::{
     Action, ActionFeedback, ActionGoal, ActionResult, GoalId, GoalStatus, GoalStatusArray,
     StatusCode,
 };
-use crate::msg::common::Header;
-use crate::sync::Signal;
-use crate::time::{Clock, Time};
-use crate::transport::ClientSink;
+use skipper_ros1_wire::msg::common::Header;
+use skipper_ros1_wire::time::{Clock, Time};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, Weak};
 use std::time::{Duration, Instant};
@@ -120,7 +120,7 @@ impl<A: Action + Default> ActionClient<A> {
 
 impl<A: Action> ActionClient<A> {
     /// A client of the action type `action` (for a runtime type, a
-    /// [`DynAction`](crate::msg::actionlib_msgs::DynAction)) named `caller_id`, reading
+    /// [`DynAction`](skipper_ros1_wire::msg::actionlib_msgs::DynAction)) named `caller_id`, reading
     /// time from `clock`.
     pub fn with_type(action: A, caller_id: &str, clock: Arc<dyn Clock>) -> Self {
         Self {

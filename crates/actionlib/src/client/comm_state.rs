@@ -2,7 +2,7 @@
 //! is in as the client sees it, and the fixed table of what a received status does in
 //! each state (ros/actionlib's `_transitions`).
 
-use crate::msg::actionlib_msgs::StatusCode;
+use skipper_ros1_wire::msg::actionlib_msgs::StatusCode;
 use std::fmt;
 
 /// CommState (C-1).

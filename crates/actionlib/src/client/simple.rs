@@ -4,9 +4,9 @@
 
 use super::action_client::{ActionClient, ClientGoalHandle};
 use super::comm_state::CommState;
-use crate::msg::actionlib_msgs::{Action, StatusCode};
 use crate::sync::Signal;
-use crate::time::Time;
+use skipper_ros1_wire::msg::actionlib_msgs::{Action, StatusCode};
+use skipper_ros1_wire::time::Time;
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 

@@ -2,206 +2,21 @@
 //! subscriptions, its latched `<ns>/status` (republished at the configured rate),
 //! `<ns>/result` and `<ns>/feedback` (rule A-1); and the mirror image for a client.
 
-use super::node::{Handler, Node, Publisher, RosError, Subscriber};
 use crate::client::action_client::ActionClient;
-use crate::msg::actionlib_msgs::{
+use crate::server::action_server::{ActionServer, ServerConfig};
+use crate::transport::{ClientSink, ServerSink};
+use skipper_ros1_wire::msg::actionlib_msgs::{
     Action, ActionFeedback, ActionGoal, ActionResult, GoalId, GoalStatus, GoalStatusArray,
     StatusList, Wire, WireType,
 };
-use crate::msg::common::Header;
-use crate::msg::dynamic::DynMessage;
-use crate::msg::schema::MsgSchema;
-use crate::msg::{DecodeError, Field, Message, MessageType, Reader};
-use crate::server::action_server::{ActionServer, ServerConfig};
-use crate::time::{peer_secs, MAX_PEER_SECS};
-use crate::transport::{ClientSink, ServerSink};
-use std::marker::PhantomData;
+use skipper_ros1_wire::msg::common::Header;
+use skipper_ros1_wire::msg::{Field, Message};
+use skipper_ros1_wire::node::{Node, Publisher, RosError, Subscriber};
+use skipper_ros1_wire::time::{peer_secs, MAX_PEER_SECS};
+use skipper_ros1_wire::topics::{advertise_queued_as, subscribe_queued_as, TypedPublisher};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
-
-/// A publisher of one compiled-in message type.
-pub struct TypedPublisher<M: Message> {
-    publisher: Publisher,
-    _m: PhantomData<fn(M)>,
-}
-
-impl<M: Message> TypedPublisher<M> {
-    /// Advertise `topic` with `M`'s type, md5sum and definition.
-    pub fn advertise(node: &Node, topic: &str, latched: bool) -> Result<Self, RosError> {
-        Ok(Self {
-            publisher: advertise_as(node, topic, WireType::of::<M>(), latched)?,
-            _m: PhantomData,
-        })
-    }
-    /// [`TypedPublisher::advertise`] with a `queue_size` per subscriber
-    /// ([`Node::advertise_queued`]).
-    pub fn advertise_queued(
-        node: &Node,
-        topic: &str,
-        latched: bool,
-        queue_size: usize,
-    ) -> Result<Self, RosError> {
-        Ok(Self {
-            publisher: advertise_queued_as(node, topic, WireType::of::<M>(), latched, queue_size)?,
-            _m: PhantomData,
-        })
-    }
-    /// Publish a message.
-    pub fn publish(&self, m: &M) {
-        self.publisher.publish_with(|w| m.encode(w));
-    }
-    /// The untyped publisher.
-    pub fn raw(&self) -> &Publisher {
-        &self.publisher
-    }
-}
-
-/// A publisher of a message type known at run time.
-pub struct DynPublisher {
-    publisher: Publisher,
-    schema: Arc<MsgSchema>,
-}
-
-impl DynPublisher {
-    /// Advertise `topic` with `schema`'s type, md5sum and definition.
-    pub fn advertise(
-        node: &Node,
-        topic: &str,
-        schema: &Arc<MsgSchema>,
-        latched: bool,
-    ) -> Result<Self, RosError> {
-        Ok(Self {
-            publisher: advertise_as(node, topic, WireType::of_schema(schema), latched)?,
-            schema: schema.clone(),
-        })
-    }
-    /// [`DynPublisher::advertise`] with a `queue_size` per subscriber
-    /// ([`Node::advertise_queued`]).
-    pub fn advertise_queued(
-        node: &Node,
-        topic: &str,
-        schema: &Arc<MsgSchema>,
-        latched: bool,
-        queue_size: usize,
-    ) -> Result<Self, RosError> {
-        let t = WireType::of_schema(schema);
-        Ok(Self {
-            publisher: advertise_queued_as(node, topic, t, latched, queue_size)?,
-            schema: schema.clone(),
-        })
-    }
-    /// The topic's type.
-    pub fn schema(&self) -> &Arc<MsgSchema> {
-        &self.schema
-    }
-    /// Publish a message; refused (nothing sent) when it is of another type.
-    pub fn publish(&self, m: &DynMessage) -> Result<(), RosError> {
-        self.schema
-            .check(m)
-            .map_err(|e| RosError::BadName(format!("{}: {e}", self.publisher.topic())))?;
-        self.publisher.publish_with(|w| m.encode(w));
-        Ok(())
-    }
-    /// The untyped publisher.
-    pub fn raw(&self) -> &Publisher {
-        &self.publisher
-    }
-}
-
-/// Advertise `topic` as the type `ty`.
-pub fn advertise_as(
-    node: &Node,
-    topic: &str,
-    ty: WireType<'_>,
-    latched: bool,
-) -> Result<Publisher, RosError> {
-    node.advertise(topic, ty.name, ty.md5sum, ty.definition, latched)
-}
-
-/// [`advertise_as`] with a `queue_size` per subscriber ([`Node::advertise_queued`]).
-pub fn advertise_queued_as(
-    node: &Node,
-    topic: &str,
-    ty: WireType<'_>,
-    latched: bool,
-    queue_size: usize,
-) -> Result<Publisher, RosError> {
-    node.advertise_queued(
-        topic,
-        ty.name,
-        ty.md5sum,
-        ty.definition,
-        latched,
-        queue_size,
-    )
-}
-
-/// Subscribe to `topic` with `M`'s type; `f` gets each decoded message and its
-/// publisher's caller id. Messages that do not decode are counted and skipped.
-pub fn subscribe<M: Message>(
-    node: &Node,
-    topic: &str,
-    f: impl Fn(M, &str) + Send + Sync + 'static,
-) -> Result<Subscriber, RosError> {
-    subscribe_as(node, topic, WireType::of::<M>(), M::decode_fields, f)
-}
-
-/// Subscribe to `topic` with a type known at run time.
-pub fn subscribe_dyn(
-    node: &Node,
-    topic: &str,
-    schema: &Arc<MsgSchema>,
-    f: impl Fn(DynMessage, &str) + Send + Sync + 'static,
-) -> Result<Subscriber, RosError> {
-    let s = schema.clone();
-    subscribe_as(
-        node,
-        topic,
-        WireType::of_schema(schema),
-        move |r| DynMessage::decode_fields(&s, r),
-        f,
-    )
-}
-
-/// Subscribe to `topic` as the type `ty`, reading each body with `decode`.
-pub fn subscribe_as<V>(
-    node: &Node,
-    topic: &str,
-    ty: WireType<'_>,
-    decode: impl Fn(&mut Reader<'_>) -> Result<V, DecodeError> + Send + Sync + 'static,
-    f: impl Fn(V, &str) + Send + Sync + 'static,
-) -> Result<Subscriber, RosError> {
-    subscribe_queued_as(node, topic, ty, None, decode, f)
-}
-
-/// [`subscribe_as`] with a subscriber `queue_size` ([`Node::subscribe_queued`]).
-pub fn subscribe_queued_as<V>(
-    node: &Node,
-    topic: &str,
-    ty: WireType<'_>,
-    queue_size: Option<usize>,
-    decode: impl Fn(&mut Reader<'_>) -> Result<V, DecodeError> + Send + Sync + 'static,
-    f: impl Fn(V, &str) + Send + Sync + 'static,
-) -> Result<Subscriber, RosError> {
-    let name = ty.name.to_string();
-    let handler: Handler = Arc::new(move |b: &[u8], from: &str| {
-        let mut r = Reader::new(b);
-        let m = decode(&mut r)
-            .and_then(|m| r.finish().map(|()| m))
-            .map_err(|e| format!("{name}: {e}"))?;
-        f(m, from);
-        Ok(())
-    });
-    node.subscribe_queued(
-        topic,
-        ty.name,
-        ty.md5sum,
-        ty.definition,
-        handler,
-        queue_size,
-    )
-}
 
 /// The queue sizes of an action's publishers and subscribers, read from the parameter
 /// server as ros/actionlib reads them (relative names, so in the node's namespace):

@@ -6,13 +6,13 @@
 
 use super::goal_handle::{transition, GoalEvent, ServerGoalHandle};
 use crate::error::ActionError;
-use crate::msg::actionlib_msgs::{
+use crate::transport::ServerSink;
+use skipper_ros1_wire::msg::actionlib_msgs::{
     Action, ActionFeedback, ActionGoal, ActionResult, GoalId, GoalStatus, StatusCode, StatusList,
 };
-use crate::msg::common::Header;
-use crate::msg::Field;
-use crate::time::{Clock, Time};
-use crate::transport::ServerSink;
+use skipper_ros1_wire::msg::common::Header;
+use skipper_ros1_wire::msg::Field;
+use skipper_ros1_wire::time::{Clock, Time};
 use std::hash::{BuildHasher, RandomState};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, RwLock};
@@ -233,7 +233,7 @@ impl<A: Action + Default> ActionServer<A> {
 
 impl<A: Action> ActionServer<A> {
     /// A server of the action type `action` (for a runtime type, a
-    /// [`DynAction`](crate::msg::actionlib_msgs::DynAction)) reading time from `clock`;
+    /// [`DynAction`](skipper_ros1_wire::msg::actionlib_msgs::DynAction)) reading time from `clock`;
     /// not started and not connected to any transport yet.
     pub fn with_type(action: A, config: ServerConfig, clock: Arc<dyn Clock>) -> Self {
         Self {

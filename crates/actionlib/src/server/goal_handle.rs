@@ -3,8 +3,8 @@
 
 use super::action_server::ServerShared;
 use crate::error::ActionError;
-use crate::msg::actionlib_msgs::{Action, GoalId, StatusCode};
-use crate::time::Time;
+use skipper_ros1_wire::msg::actionlib_msgs::{Action, GoalId, StatusCode};
+use skipper_ros1_wire::time::Time;
 use std::sync::Arc;
 
 /// What is asked of a goal.

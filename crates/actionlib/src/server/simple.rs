@@ -9,8 +9,8 @@
 use super::action_server::ActionServer;
 use super::goal_handle::ServerGoalHandle;
 use crate::error::ActionError;
-use crate::msg::actionlib_msgs::{Action, StatusCode};
 use crate::sync::Signal;
+use skipper_ros1_wire::msg::actionlib_msgs::{Action, StatusCode};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::thread::JoinHandle;
 use std::time::Duration;

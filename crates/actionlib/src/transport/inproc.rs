@@ -5,13 +5,13 @@
 //! that attaches late gets the last status list at once.
 
 use crate::client::action_client::ActionClient;
-use crate::msg::actionlib_msgs::{
-    Action, ActionFeedback, ActionGoal, ActionResult, GoalId, GoalStatusArray, StatusList,
-};
-use crate::msg::Message;
 use crate::server::action_server::ActionServer;
 use crate::sync::Signal;
 use crate::transport::{ClientSink, ServerSink};
+use skipper_ros1_wire::msg::actionlib_msgs::{
+    Action, ActionFeedback, ActionGoal, ActionResult, GoalId, GoalStatusArray, StatusList,
+};
+use skipper_ros1_wire::msg::Message;
 use std::collections::VecDeque;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};

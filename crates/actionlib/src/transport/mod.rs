@@ -4,7 +4,7 @@
 
 pub mod inproc;
 
-use crate::msg::actionlib_msgs::{
+use skipper_ros1_wire::msg::actionlib_msgs::{
     Action, ActionFeedback, ActionGoal, ActionResult, GoalId, StatusList,
 };
 

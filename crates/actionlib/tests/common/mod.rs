@@ -2,12 +2,12 @@
 //! and helpers to build goals and cancels.
 #![allow(dead_code)]
 
-use skipper_actionlib::msg::actionlib_msgs::{
-    ActionFeedback, ActionGoal, ActionResult, StatusList,
-};
-use skipper_actionlib::msg::test_actions::{Test, TestFeedback, TestGoal, TestResult};
 use skipper_actionlib::transport::ServerSink;
 use skipper_actionlib::*;
+use skipper_ros1_wire::msg::actionlib_msgs::{
+    ActionFeedback, ActionGoal, ActionResult, StatusList,
+};
+use skipper_ros1_wire::msg::test_actions::{Test, TestFeedback, TestGoal, TestResult};
 use std::sync::{Arc, Mutex};
 
 /// What a server published, in order.

@@ -8,14 +8,15 @@
 
 use crate::exit::{self, Failure};
 use clap::{Args, Subcommand};
-use skipper_actionlib::msg::loader::TypeLoader;
-use skipper_actionlib::msg::schema::MsgSchema;
-use skipper_actionlib::msg::yaml::{message_from_args, to_yaml};
-use skipper_actionlib::ros1::{ActionClientBinding, Node};
+use skipper_actionlib::ros1::ActionClientBinding;
 use skipper_actionlib::{
     ActionClient, DynAction, DynMessage, SimpleActionClient, StatusCode, SystemClock,
 };
 use skipper_core::time::parse_duration;
+use skipper_ros1_wire::msg::loader::TypeLoader;
+use skipper_ros1_wire::msg::schema::MsgSchema;
+use skipper_ros1_wire::msg::yaml::{message_from_args, to_yaml};
+use skipper_ros1_wire::Node;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -113,8 +114,7 @@ fn send(args: SendArgs) -> Result<u8, Failure> {
         return crate::ros2::send(&args, args.ros2_host);
     }
     let server = args.server.trim_end_matches('/').to_string();
-    skipper_actionlib::ros1::node::check_name(&server)
-        .map_err(|e| Failure::bad_input(e.to_string()))?;
+    skipper_ros1_wire::node::check_name(&server).map_err(|e| Failure::bad_input(e.to_string()))?;
     let mut config = skipper_ros1::node_config(
         &format!("/skipper_action_{}", std::process::id()),
         args.ros_host,

@@ -2,8 +2,8 @@
 //! node of the test's, and waiting for a state (never a fixed sleep).
 #![allow(dead_code)]
 
-use skipper_actionlib::ros1::testing::FakeMaster;
-use skipper_actionlib::ros1::{Node, NodeConfig};
+use skipper_ros1_wire::testing::FakeMaster;
+use skipper_ros1_wire::{Node, NodeConfig};
 use skipper_torch_ros::{run_source, Options, Outcome, ScriptError, Stop};
 use std::path::Path;
 use std::thread::JoinHandle;

@@ -77,9 +77,9 @@ impl ParamValue {
     }
 }
 
-impl From<ParamValue> for crate::ros1::xmlrpc::Value {
+impl From<ParamValue> for crate::xmlrpc::Value {
     fn from(p: ParamValue) -> Self {
-        use crate::ros1::xmlrpc::Value;
+        use crate::xmlrpc::Value;
         match p {
             ParamValue::Int(i) => Value::Int(i),
             ParamValue::Double(d) => Value::Double(d),
@@ -166,10 +166,10 @@ impl RosArgs {
 static PROCESS: std::sync::OnceLock<Result<RosArgs, NameError>> = std::sync::OnceLock::new();
 
 /// Take the ROS arguments out of the process's command line (`std::env::args`), keep them
-/// for every node of the process ([`crate::ros1::NodeConfig::from_env`] applies them, as
+/// for every node of the process ([`crate::NodeConfig::from_env`] applies them, as
 /// rospy reads `sys.argv`), and return the other arguments, the program's own, in order.
 /// Call it once, before parsing the command line; a bad ROS argument is reported by
-/// [`crate::ros1::Node::new`] (and by [`process_args_error`]). Everything from a
+/// [`crate::Node::new`] (and by [`process_args_error`]). Everything from a
 /// `--ros-args` on is ROS 2's (`-r __node:=NAME`) and stays where it is.
 pub fn take_process_args() -> Vec<std::ffi::OsString> {
     let (ros, rest) = split_ros1_args(std::env::args_os().collect());

@@ -398,7 +398,7 @@ impl MessageType<dynamic::DynMessage> for Arc<schema::MsgSchema> {
 /// Declare a ROS message struct: its fields in wire order and its `package/Type` name.
 ///
 /// ```
-/// skipper_actionlib::ros_message! {
+/// skipper_ros1_wire::ros_message! {
 ///     /// A point.
 ///     pub struct Point2 = "my_msgs/Point2" { pub x: f64, pub y: f64 }
 /// }

@@ -149,9 +149,9 @@ fn plain_or_quoted(s: &str) -> String {
     }
 }
 
-/// A float as Python's `str()` prints it (moved to [`skipper_core::python`], which
-/// ROS 2's output shares).
-pub use skipper_core::python::float_repr as py_float;
+/// A float as Python's `str()` prints it ([`crate::python`], which ROS 2's output
+/// shares).
+pub use crate::python::float_repr as py_float;
 
 /// What is wrong with command-line message input.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]

@@ -3,9 +3,9 @@
 //! smallest wire size before any capacity is reserved. A counting allocator measures the
 //! largest single allocation a decode asks for.
 
-use skipper_actionlib::msg::actionlib_msgs::{GoalStatus, GoalStatusArray};
-use skipper_actionlib::msg::common::Header;
-use skipper_actionlib::msg::Message;
+use skipper_ros1_wire::msg::actionlib_msgs::{GoalStatus, GoalStatusArray};
+use skipper_ros1_wire::msg::common::Header;
+use skipper_ros1_wire::msg::Message;
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;

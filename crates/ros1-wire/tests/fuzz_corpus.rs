@@ -32,7 +32,7 @@ fn replay(target: &str, input: impl Fn(&[u8]) -> bool, min_seeds: usize) {
 
 #[test]
 fn corpus_replays() {
-    replay("ros1_message", skipper_actionlib::ros1::fuzz_input, 8);
+    replay("ros1_message", skipper_ros1_wire::fuzz_input, 8);
 }
 
 /// The corpus of `ros1_msg_definition`: definitions, and bodies of the types they define.
@@ -40,7 +40,7 @@ fn corpus_replays() {
 fn definition_corpus_replays() {
     replay(
         "ros1_msg_definition",
-        skipper_actionlib::msg::fuzz_definition,
+        skipper_ros1_wire::msg::fuzz_definition,
         5,
     );
 }

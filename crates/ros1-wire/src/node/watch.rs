@@ -7,7 +7,7 @@
 
 use super::subscribe::{add_publishers, uri_list};
 use super::{lock, Inner};
-use crate::ros1::xmlrpc::Value;
+use crate::xmlrpc::Value;
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
 use std::time::{Duration, Instant};

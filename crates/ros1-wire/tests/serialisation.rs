@@ -2,12 +2,12 @@
 //! errors, and property tests (round trips; arbitrary bytes never panic).
 
 use proptest::prelude::*;
-use skipper_actionlib::msg::actionlib_msgs::{ActionGoal, GoalId, GoalStatus, GoalStatusArray};
-use skipper_actionlib::msg::common::{Header, Odometry, PoseStamped, Twist, Vector3};
-use skipper_actionlib::msg::skipper_msgs::GotoGoal;
-use skipper_actionlib::msg::test_actions::{TestGoal, TestRequestGoal};
-use skipper_actionlib::msg::{DecodeError, Message};
-use skipper_actionlib::time::{RosDuration, Time};
+use skipper_ros1_wire::msg::actionlib_msgs::{ActionGoal, GoalId, GoalStatus, GoalStatusArray};
+use skipper_ros1_wire::msg::common::{Header, Odometry, PoseStamped, Twist, Vector3};
+use skipper_ros1_wire::msg::skipper_msgs::GotoGoal;
+use skipper_ros1_wire::msg::test_actions::{TestGoal, TestRequestGoal};
+use skipper_ros1_wire::msg::{DecodeError, Message};
+use skipper_ros1_wire::time::{RosDuration, Time};
 
 fn hex(s: &str) -> Vec<u8> {
     (0..s.len())
@@ -141,7 +141,7 @@ fn bad_bytes_get_clear_errors() {
     // a string that is not UTF-8
     let bad = [1u8, 0, 0, 0, 0xff];
     assert!(matches!(
-        skipper_actionlib::msg::common::StringMsg::decode(&bad),
+        skipper_ros1_wire::msg::common::StringMsg::decode(&bad),
         Err(DecodeError::NotUtf8(4))
     ));
 }

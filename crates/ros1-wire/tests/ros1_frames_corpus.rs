@@ -4,9 +4,9 @@
 //! ask for more memory at once than the frame's size allows.
 
 use arbitrary::{Arbitrary, Unstructured};
-use skipper_actionlib::msg::actionlib_msgs::GoalStatusArray;
-use skipper_actionlib::msg::Message;
-use skipper_actionlib::ros1::fuzz_frames::{check, Frame, LargestAlloc, Piece};
+use skipper_ros1_wire::fuzz_frames::{check, Frame, LargestAlloc, Piece};
+use skipper_ros1_wire::msg::actionlib_msgs::GoalStatusArray;
+use skipper_ros1_wire::msg::Message;
 
 #[global_allocator]
 static A: LargestAlloc = LargestAlloc;

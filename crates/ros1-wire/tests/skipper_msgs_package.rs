@@ -7,8 +7,8 @@
 //! `SKIPPER_BLESS_MSGS=1 cargo test -p skipper-actionlib --test skipper_msgs_package`
 //! rewrites the generated `.msg` files from the `.action` files.
 
-use skipper_actionlib::msg::defs;
-use skipper_actionlib::msg::loader::TypeLoader;
+use skipper_ros1_wire::msg::defs;
+use skipper_ros1_wire::msg::loader::TypeLoader;
 use std::path::{Path, PathBuf};
 
 fn package() -> PathBuf {

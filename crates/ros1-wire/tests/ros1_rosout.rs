@@ -3,11 +3,11 @@
 //! name, the level, the text and fields, the file and line; nothing is sent once the
 //! guard is dropped.
 
-use skipper_actionlib::msg::sensor::Log;
-use skipper_actionlib::ros1::action::subscribe;
-use skipper_actionlib::ros1::rosout;
-use skipper_actionlib::ros1::testing::FakeMaster;
-use skipper_actionlib::ros1::{Node, NodeConfig};
+use skipper_ros1_wire::msg::sensor::Log;
+use skipper_ros1_wire::rosout;
+use skipper_ros1_wire::testing::FakeMaster;
+use skipper_ros1_wire::topics::subscribe;
+use skipper_ros1_wire::{Node, NodeConfig};
 use std::sync::mpsc::{channel, RecvTimeoutError};
 use std::time::{Duration, Instant};
 use tracing_subscriber::prelude::*;

@@ -7,7 +7,7 @@
 
 use super::publish::{md5_matches, refuse};
 use super::{lock, Inner, Node, RosError, RPC_TIMEOUT};
-use crate::ros1::tcpros::{self, Header, TcprosError};
+use crate::tcpros::{self, Header, TcprosError};
 use std::io::Write;
 use std::net::{Shutdown, TcpStream};
 use std::sync::atomic::Ordering;

@@ -5,7 +5,7 @@
 
 use super::subscribe::update_publishers;
 use super::{lock, Inner, RPC_TIMEOUT};
-use crate::ros1::xmlrpc::{self, Value};
+use crate::xmlrpc::{self, Value};
 use std::io::BufReader;
 use std::net::{Shutdown, TcpListener, TcpStream};
 use std::sync::atomic::Ordering;

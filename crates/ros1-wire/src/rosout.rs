@@ -12,15 +12,15 @@
 //! so a log line inside the transport cannot deadlock or recurse.
 //!
 //! ```no_run
-//! # fn main() -> Result<(), skipper_actionlib::ros1::RosError> {
-//! use skipper_actionlib::ros1::rosout;
+//! # fn main() -> Result<(), skipper_ros1_wire::RosError> {
+//! use skipper_ros1_wire::rosout;
 //! use tracing_subscriber::prelude::*;
 //! tracing_subscriber::registry()
 //!     .with(tracing_subscriber::fmt::layer())
 //!     .with(rosout::layer().with_filter(rosout::default_filter()))
 //!     .init();
-//! let node = skipper_actionlib::ros1::Node::new(skipper_actionlib::ros1::NodeConfig::from_env("/me"))?;
-//! let _rosout = skipper_actionlib::ros1::rosout::attach(&node)?;
+//! let node = skipper_ros1_wire::Node::new(skipper_ros1_wire::NodeConfig::from_env("/me"))?;
+//! let _rosout = skipper_ros1_wire::rosout::attach(&node)?;
 //! tracing::warn!("on /rosout now");
 //! # Ok(()) }
 //! ```

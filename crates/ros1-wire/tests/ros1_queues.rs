@@ -4,9 +4,9 @@
 //! take); one with a larger queue (500) holds that many; when the stalled subscribers go, the
 //! live heap is back near where it was before the burst.
 
-use skipper_actionlib::ros1::tcpros::Header;
-use skipper_actionlib::ros1::testing::FakeMaster;
-use skipper_actionlib::ros1::{Node, NodeConfig};
+use skipper_ros1_wire::tcpros::Header;
+use skipper_ros1_wire::testing::FakeMaster;
+use skipper_ros1_wire::{Node, NodeConfig};
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::io::Write;
 use std::net::TcpStream;
@@ -154,7 +154,7 @@ fn a_subscriber_queue_keeps_the_newest_messages_of_those_that_arrived_together()
     let (release, release_rx) = mpsc::channel::<()>();
     let release_rx = Mutex::new(release_rx);
     let g = got.clone();
-    let handler: skipper_actionlib::ros1::node::Handler = Arc::new(move |b: &[u8], _: &str| {
+    let handler: skipper_ros1_wire::node::Handler = Arc::new(move |b: &[u8], _: &str| {
         let n = u32::from_le_bytes(b[..4].try_into().unwrap());
         g.lock().unwrap().push(n);
         if n == 0 {

@@ -3,16 +3,14 @@
 //! connections), a handler's error reaching the caller, a wrong md5sum and an unknown
 //! service refused, the wire form of an answer (ok byte, length, body) and a probe.
 
-use skipper_actionlib::msg::dynamic::Value;
-use skipper_actionlib::msg::loader::TypeLoader;
-use skipper_actionlib::msg::schema::SrvSchema;
-use skipper_actionlib::ros1::service::{
-    advertise_dyn, DynServiceClient, ServiceClient, ServiceError,
-};
-use skipper_actionlib::ros1::tcpros::{self, Header};
-use skipper_actionlib::ros1::testing::FakeMaster;
-use skipper_actionlib::ros1::{Node, NodeConfig};
-use skipper_actionlib::DynMessage;
+use skipper_ros1_wire::msg::dynamic::Value;
+use skipper_ros1_wire::msg::loader::TypeLoader;
+use skipper_ros1_wire::msg::schema::SrvSchema;
+use skipper_ros1_wire::service::{advertise_dyn, DynServiceClient, ServiceClient, ServiceError};
+use skipper_ros1_wire::tcpros::{self, Header};
+use skipper_ros1_wire::testing::FakeMaster;
+use skipper_ros1_wire::DynMessage;
+use skipper_ros1_wire::{Node, NodeConfig};
 use std::io::Read;
 use std::net::TcpStream;
 use std::sync::Arc;
@@ -31,7 +29,7 @@ fn add_two_ints() -> Arc<SrvSchema> {
 }
 
 /// A server whose handler adds, and fails on a negative `a` with a text.
-fn serve(n: &Node, srv: &Arc<SrvSchema>) -> skipper_actionlib::ros1::service::ServiceServer {
+fn serve(n: &Node, srv: &Arc<SrvSchema>) -> skipper_ros1_wire::service::ServiceServer {
     let s = srv.clone();
     advertise_dyn(n, "/add", srv, move |req, h| {
         let a = req.get("a").and_then(Value::as_int).unwrap_or(0) as i64;

@@ -5,8 +5,8 @@
 
 use super::publish::md5_matches;
 use super::{lock, Handler, Inner, Node, RPC_TIMEOUT};
-use crate::ros1::tcpros::{self, Header, TcprosError};
-use crate::ros1::xmlrpc::{self, Value};
+use crate::tcpros::{self, Header, TcprosError};
+use crate::xmlrpc::{self, Value};
 use std::collections::HashMap;
 use std::collections::VecDeque;
 use std::io::BufReader;

@@ -4,7 +4,7 @@
 //! without blocking (a full queue drops and counts).
 
 use super::{lock, Inner, Node, RPC_TIMEOUT};
-use crate::ros1::tcpros::{Header, TcprosError};
+use crate::tcpros::{Header, TcprosError};
 use std::collections::VecDeque;
 use std::io::Write;
 use std::net::{Shutdown, TcpListener, TcpStream};
