@@ -14,6 +14,10 @@ pub enum Ros2Error {
         /// why, as DDS said
         reason: String,
     },
+    /// A goal that could not be sent or followed: no server, a server of a type this
+    /// client does not know, a lost connection.
+    #[error("{0}")]
+    Failed(String),
     /// The poll loop's operating-system calls failed.
     #[error("ROS 2 I/O: {0}")]
     Io(#[from] std::io::Error),

@@ -8,7 +8,8 @@
 //! - [`msg`]: the messages, as CDR-encodable structs;
 //! - [`cdr`]: bounded decoding of everything a node receives (fuzzed);
 //! - [`action`]: goals as ROS 2 actions under the SimpleActionServer policy;
-//! - [`client`]: an action client (`skipper action send --ros2`);
+//! - [`client`]: an action client; [`send`]: `skipper action send --ros2` (one goal
+//!   from command-line arguments, reported as YAML);
 //! - [`io`]: the reading thread (subscriptions and action services);
 //! - [`goals`]: a controller's goal kinds as actions, through its goal port;
 //! - [`link`]: `skipper run --ros2`'s node and robots;
@@ -19,7 +20,8 @@
 //! - [`outlet`]: where published messages go (DDS publishers, or a test's recorder);
 //! - [`yaml`]: messages as `ros2 topic echo` prints them.
 //!
-//! This crate depends on nothing of Skipper's but `skipper-core`: a binding fills
+//! This crate depends on nothing of Skipper's but `skipper-core` (and `skipper-ros1-wire`
+//! for the goal definitions `send` reads arguments with): a binding fills
 //! [`action::GoalTarget`] for a controller's goal kinds and [`sample`]'s samples from a
 //! vehicle's signals.
 
@@ -39,6 +41,7 @@ pub mod qos;
 pub mod reply;
 pub mod robot;
 pub mod sample;
+pub mod send;
 pub mod yaml;
 
 pub use error::Ros2Error;

@@ -3,13 +3,15 @@
 //! Lengths in a map are millimetres and angles degrees; they become metres and radians.
 //! `LINES` become walls; `DATA` points are kept for drawing (as in MobileSim, the lines
 //! are the obstacles); `Cairn: RobotHome` cairns become robot start poses (`robot1`,
-//! `robot2`, ...), `Goal`, `GoalWithHeading` and `Dock` cairns become named goals. Header
-//! lines Skipper does not need are accepted and ignored, as are later format variants
-//! (`2D-Map-Ex4`).
+//! `robot2`, ...), `Goal`, `GoalWithHeading` and `Dock` cairns become named goals;
+//! `OriginLatLongAlt: LAT LON ALT` (degrees, degrees, metres) places the map's origin on
+//! the globe, x east and y north (a line with no values says there is none, as in ARIA).
+//! Header lines Skipper does not need are accepted and ignored, as are later format
+//! variants (`2D-Map-Ex4`).
 
 use crate::error::WorldError;
 use crate::spatial::Segment;
-use crate::spec::{PlaceSpec, RobotSpec, WallSpec, WorldSpec};
+use crate::spec::{GeoOrigin, PlaceSpec, RobotSpec, WallSpec, WorldSpec};
 use crate::world_file::{tokens, LineCtx, WorldErrors};
 use skipper_core::{Pose2, Vec2};
 use std::sync::Arc;
@@ -71,6 +73,9 @@ pub fn parse_map(text: &str, file: &str) -> Result<WorldSpec, WorldErrors> {
         }
         let r = match section {
             Section::Header if head.text == "Cairn:" => cairn(&ctx, &toks[1..], &mut spec),
+            Section::Header if head.text == "OriginLatLongAlt:" => {
+                origin(&ctx, &toks[1..]).map(|o| spec.origin = o)
+            }
             Section::Header => Ok(()), // MinPos:, NumLines:, MapInfo:, ... not needed
             Section::Lines => numbers::<4>(&ctx, &toks, ["x1", "y1", "x2", "y2"]).map(|n| {
                 let seg = Segment {
@@ -123,6 +128,23 @@ fn numbers<const N: usize>(
         ));
     }
     Ok(out)
+}
+
+/// `OriginLatLongAlt:` with latitude, longitude and altitude, or with nothing (no origin).
+fn origin(
+    ctx: &LineCtx<'_>,
+    args: &[crate::world_file::Token<'_>],
+) -> Result<Option<GeoOrigin>, WorldError> {
+    if args.is_empty() {
+        return Ok(None);
+    }
+    let [lat, lon, alt] = numbers::<3>(ctx, args, ["latitude", "longitude", "altitude"])?;
+    GeoOrigin::new(lat, lon, alt).map(Some).map_err(|e| {
+        let loc = args
+            .get(e.position())
+            .map_or_else(|| ctx.end_loc(), |t| ctx.loc(t));
+        WorldError::at(&loc, format!("OriginLatLongAlt: {e}"))
+    })
 }
 
 fn cairn(

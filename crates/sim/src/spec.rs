@@ -1,5 +1,6 @@
 //! The description of a ground world, as loaded from a world file or a `.map` file:
-//! walls, objects, robots and their start poses, named goals and landmarks, settings.
+//! walls, objects, robots and their start poses, named goals and landmarks, settings, and
+//! where on the globe the world's origin lies.
 
 use crate::error::Location;
 use crate::spatial::Segment;
@@ -104,6 +105,64 @@ pub struct PlaceSpec {
     pub heading: Option<f64>,
 }
 
+/// Where a world's origin lies on the globe (a `.map` file's `OriginLatLongAlt`): the
+/// world's x axis points east, its y axis north.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct GeoOrigin {
+    /// Latitude (deg, WGS84, north positive).
+    pub latitude: f64,
+    /// Longitude (deg, WGS84, east positive).
+    pub longitude: f64,
+    /// Altitude (m above the WGS84 ellipsoid).
+    pub altitude: f64,
+}
+
+impl GeoOrigin {
+    /// An origin, if the latitude is within ±90°, the longitude within ±180° and all
+    /// three are finite.
+    pub fn new(latitude: f64, longitude: f64, altitude: f64) -> Result<Self, GeoOriginError> {
+        if !(latitude.is_finite() && (-90.0..=90.0).contains(&latitude)) {
+            return Err(GeoOriginError::Latitude(latitude));
+        }
+        if !(longitude.is_finite() && (-180.0..=180.0).contains(&longitude)) {
+            return Err(GeoOriginError::Longitude(longitude));
+        }
+        if !altitude.is_finite() {
+            return Err(GeoOriginError::Altitude(altitude));
+        }
+        Ok(Self {
+            latitude,
+            longitude,
+            altitude,
+        })
+    }
+}
+
+/// Which value of a [`GeoOrigin`] is out of range.
+#[derive(Debug, Clone, Copy, PartialEq, thiserror::Error)]
+pub enum GeoOriginError {
+    /// The latitude is not within ±90°.
+    #[error("the latitude must be within ±90 degrees, found {0}")]
+    Latitude(f64),
+    /// The longitude is not within ±180°.
+    #[error("the longitude must be within ±180 degrees, found {0}")]
+    Longitude(f64),
+    /// The altitude is not a finite number.
+    #[error("the altitude must be a number, found {0}")]
+    Altitude(f64),
+}
+
+impl GeoOriginError {
+    /// Which value it is: 0 latitude, 1 longitude, 2 altitude (their order in a file).
+    pub fn position(&self) -> usize {
+        match self {
+            GeoOriginError::Latitude(_) => 0,
+            GeoOriginError::Longitude(_) => 1,
+            GeoOriginError::Altitude(_) => 2,
+        }
+    }
+}
+
 /// Simulation settings.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Settings {
@@ -170,6 +229,8 @@ pub struct WorldSpec {
     pub points: Vec<Vec2>,
     /// Settings.
     pub settings: Settings,
+    /// Where the origin lies on the globe, if the world says (the simulated GPS).
+    pub origin: Option<GeoOrigin>,
 }
 
 impl WorldSpec {

@@ -12,6 +12,7 @@
 //! goal dock 4 3 180                 # a named goal: goal name x y [heading]
 //! landmark blue_goal 4.5 0          # a landmark robots perceive: landmark name x y
 //! map lab.map                       # walls, goals and home of a MobileSim/ARIA map
+//! origin 42.1234567 -71.7654321 60  # the origin on the globe: origin LAT LON [ALT]
 //! ```
 //!
 //! Robot options: `model=p3dx` (or `splinter`, the SPS robot: see `ground::models`), `digin=<byte>`, `analog<N>=<0..1023>`, `battery=<volts>`,
@@ -19,11 +20,14 @@
 //! `sonar_period` (s between pings of one sonar array; 0 = every sonar every cycle),
 //! `odometry_noise` (fraction of distance), `sonar_noise` and `laser_noise` (m),
 //! `temperature` (°C), `grid_cell` (m), `camera_fov` (deg), `camera_range` (m).
-//! The frame is x east (right), y north (up), yaw counter-clockwise from +x.
+//! The frame is x east (right), y north (up), yaw counter-clockwise from +x. `origin`
+//! places (0, 0) on the globe (WGS84 degrees, altitude in metres, 0 if left out) for the
+//! simulated GPS; a `map` with an `OriginLatLongAlt` gives the world its origin unless an
+//! `origin` line says otherwise.
 
 use crate::error::{Location, WorldError};
 use crate::spatial::Segment;
-use crate::spec::{ObjectKind, ObjectSpec, PlaceSpec, RobotSpec, WallSpec, WorldSpec};
+use crate::spec::{GeoOrigin, ObjectKind, ObjectSpec, PlaceSpec, RobotSpec, WallSpec, WorldSpec};
 use skipper_core::{Pose2, Vec2};
 use std::fmt;
 use std::path::{Path, PathBuf};
@@ -158,7 +162,14 @@ impl LineCtx<'_> {
     }
 }
 
-const KEYWORDS: &str = "world, set, wall, box, ball, can, robot, goal, landmark, map";
+const KEYWORDS: &str = "world, set, wall, box, ball, can, robot, goal, landmark, map, origin";
+
+/// What parsing a file remembers from one line to the next.
+#[derive(Default)]
+struct FileState {
+    /// the line of the `origin` line, once one was read
+    origin_line: Option<usize>,
+}
 
 /// Parse a world file's text. `file` names it in errors; `base` resolves `map` paths.
 pub fn parse_world(text: &str, file: &str, base: Option<&Path>) -> Result<WorldSpec, WorldErrors> {
@@ -172,6 +183,7 @@ pub fn parse_world(text: &str, file: &str, base: Option<&Path>) -> Result<WorldS
         ..Default::default()
     };
     let mut errors = Vec::new();
+    let mut state = FileState::default();
     for (i, raw) in text.lines().enumerate() {
         let text: Arc<str> = raw.into();
         let ctx = LineCtx {
@@ -181,7 +193,7 @@ pub fn parse_world(text: &str, file: &str, base: Option<&Path>) -> Result<WorldS
         };
         let toks = tokens(raw, true);
         let Some(head) = toks.first() else { continue };
-        if let Err(e) = parse_line(&ctx, head, &toks[1..], &mut spec, base) {
+        if let Err(e) = parse_line(&ctx, head, &toks[1..], &mut spec, &mut state, base) {
             errors.extend(e.0);
         }
     }
@@ -233,6 +245,7 @@ fn parse_line(
     head: &Token<'_>,
     args: &[Token<'_>],
     spec: &mut WorldSpec,
+    state: &mut FileState,
     base: Option<&Path>,
 ) -> Result<(), WorldErrors> {
     let loc = Some(ctx.loc(head));
@@ -442,6 +455,36 @@ fn parse_line(
             if spec.robots.is_empty() {
                 spec.robots.extend(m.robots);
             }
+            if spec.origin.is_none() {
+                spec.origin = m.origin;
+            }
+        }
+        "origin" => {
+            expect_count(
+                ctx,
+                head,
+                args,
+                2,
+                3,
+                "origin LATITUDE LONGITUDE [ALTITUDE]",
+            )?;
+            if let Some(line) = state.origin_line {
+                return Err(ctx
+                    .err(head, format!("the origin is already set on line {line}"))
+                    .into());
+            }
+            let lat = ctx.number(args.first(), "the latitude")?;
+            let lon = ctx.number(args.get(1), "the longitude")?;
+            let alt = match args.get(2) {
+                Some(t) => ctx.number(Some(t), "the altitude")?,
+                None => 0.0,
+            };
+            let origin = GeoOrigin::new(lat, lon, alt).map_err(|e| {
+                let at = args.get(e.position()).unwrap_or(head);
+                ctx.err(at, e.to_string())
+            })?;
+            spec.origin = Some(origin);
+            state.origin_line = Some(ctx.line);
         }
         other => {
             return Err(ctx

@@ -332,6 +332,18 @@ fn split_assignment(arg: &str) -> Option<(&str, &str)> {
     ok.then_some((k, v))
 }
 
+/// The goal of action `action` (whose goal message is `goal`) from command-line
+/// arguments, as [`message_from_args`] reads them; the error says what is wrong and lists
+/// the goal's fields.
+pub fn goal_from_args(
+    action: &str,
+    goal: &Arc<MsgSchema>,
+    args: &[String],
+) -> Result<DynMessage, String> {
+    message_from_args(goal, args)
+        .map_err(|e| format!("{e}\n(the goal of {action} has: {})", goal.describe()))
+}
+
 /// A message of type `schema` from command-line arguments: `path=value` pairs and YAML
 /// mappings, applied in order over the defaults.
 pub fn message_from_args(

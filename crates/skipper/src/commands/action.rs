@@ -15,7 +15,7 @@ use skipper_actionlib::{
 use skipper_core::time::parse_duration;
 use skipper_ros1_wire::msg::loader::TypeLoader;
 use skipper_ros1_wire::msg::schema::MsgSchema;
-use skipper_ros1_wire::msg::yaml::{message_from_args, to_yaml};
+use skipper_ros1_wire::msg::yaml::to_yaml;
 use skipper_ros1_wire::Node;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -157,17 +157,12 @@ fn send(args: SendArgs) -> Result<u8, Failure> {
 /// The goal of action `name` (whose goal message is `goal`) from the command line's
 /// arguments: FIELD=VALUE and YAML mappings; bad input names the goal's fields. Both
 /// transports read goals with it.
-pub(crate) fn goal_from_args(
+fn goal_from_args(
     name: &str,
     goal: &Arc<MsgSchema>,
     fields: &[String],
 ) -> Result<DynMessage, Failure> {
-    message_from_args(goal, fields).map_err(|e| {
-        Failure::bad_input(format!(
-            "{e}\n(the goal of {name} has: {})",
-            goal.describe()
-        ))
-    })
+    skipper_ros1_wire::msg::yaml::goal_from_args(name, goal, fields).map_err(Failure::bad_input)
 }
 
 /// A message as YAML under `key:`, indented by two spaces.

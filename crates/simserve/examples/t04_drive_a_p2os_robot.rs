@@ -6,7 +6,7 @@
 //! simulated Pioneer behind it (`skipper sim serve` does the same); on a robot, the link
 //! is `LinkSpec::Serial { path: "/dev/ttyS0".into(), baud: 9600 }` or MobileSim's TCP port.
 //!
-//! Run it: `cargo run -p skipper --example t04_drive_a_p2os_robot`
+//! Run it: `cargo run -p skipper-simserve --example t04_drive_a_p2os_robot`
 
 use skipper_core::vocabulary::ground::PoseReader;
 use skipper_core::{

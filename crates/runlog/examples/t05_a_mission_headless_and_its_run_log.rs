@@ -3,10 +3,10 @@
 //! A mission script is loaded (sandboxed Lua, checked), an LRAUV-like AUV is put in a
 //! worksite, and the mission executive drives it in simulated time, hours in a blink.
 //! The run log (MCAP with JSON messages: `/signals`, `/events`, `/controller`, `/pose`,
-//! `/summary`) is written by an observer and read back with `skipper::recording`, as
+//! `/summary`) is written by an observer and read back with `skipper_runlog::reader`, as
 //! the report and the replay do (Foxglove and Python's `mcap` read it too).
 //!
-//! Run it: `cargo run -p skipper --example t05_a_mission_headless_and_its_run_log`
+//! Run it: `cargo run -p skipper-runlog --example t05_a_mission_headless_and_its_run_log`
 
 use skipper_core::{RunConfig, Runner, World};
 use skipper_mission::{load_str, MissionController};

@@ -5,7 +5,7 @@
 //! calls `execute`, and reads the output symbols and which basic behaviors ran. No robot,
 //! no Skipper run: just the engine, as a RoboCup team embeds the C++ XabslEngine.
 //!
-//! Run it: `cargo run -p skipper --example t01_embed_the_xabsl_engine`
+//! Run it: `cargo run -p skipper-xabsl --example t01_embed_the_xabsl_engine`
 
 use skipper_xabsl::compile;
 use skipper_xabsl::engine::Engine;

@@ -11,9 +11,9 @@
 //! The controller (in `advancer.rs`): `advance` drives a ground robot straight ahead by a
 //! distance.
 //!
-//! Run it: `cargo run -p skipper --example t03_a_controller_that_takes_goals`
+//! Run it: `cargo run -p skipper-goals --example t03_a_controller_that_takes_goals`
 
-#[path = "advancer.rs"]
+#[path = "shared/advancer.rs"]
 mod advancer;
 
 use advancer::{Advancer, ADVANCE};

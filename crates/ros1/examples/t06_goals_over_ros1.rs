@@ -8,9 +8,9 @@
 //! has `roscore`; the tutorial starts a minimal master of its own so that it runs
 //! anywhere (`skipper run --ros` does the same wiring against a real master).
 //!
-//! Run it: `cargo run -p skipper --example t06_goals_over_ros1`
+//! Run it: `cargo run -p skipper-ros1 --example t06_goals_over_ros1`
 
-#[path = "advancer.rs"]
+#[path = "../../goals/examples/shared/advancer.rs"]
 mod advancer;
 
 use advancer::{Advancer, ADVANCE};

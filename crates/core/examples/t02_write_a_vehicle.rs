@@ -6,7 +6,7 @@
 //! written for ground robots finds them), integrates the velocity it is driven at, and
 //! stops when told. A small controller drives it in a circle for a simulated minute.
 //!
-//! Run it: `cargo run -p skipper --example t02_write_a_vehicle`
+//! Run it: `cargo run -p skipper-core --example t02_write_a_vehicle`
 
 use skipper_core::vocabulary::ground::{
     PoseReader, POSE_X, POSE_Y, POSE_YAW, VELOCITY_ANGULAR, VELOCITY_LINEAR,
