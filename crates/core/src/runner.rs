@@ -299,6 +299,11 @@ impl Runner {
         self.observers.push(o);
     }
 
+    /// The run's configuration (period, limit, pacing).
+    pub fn config(&self) -> &RunConfig {
+        &self.config
+    }
+
     /// The control block, to share with a Ctrl-C handler or a dashboard.
     pub fn control(&self) -> Arc<RunControl> {
         self.control.clone()

@@ -69,7 +69,7 @@ impl RunLog {
             .map_err(|e| Error::io("start the MCAP file", path, e))?;
         let mut add = |topic: &str, name: &str, schema: &str| -> std::io::Result<u16> {
             let sid = w.add_schema(name, "jsonschema", schema.as_bytes())?;
-            Ok(w.add_channel(sid, topic, "json")?)
+            w.add_channel(sid, topic, "json")
         };
         let mut add = |topic: &str, name: &str, schema: &str| {
             add(topic, name, schema).map_err(|e| Error::io("start the MCAP file", path, e))

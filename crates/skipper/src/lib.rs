@@ -27,4 +27,5 @@ pub mod ros2;
 pub mod ros2;
 pub mod shutdown;
 pub mod summary;
+pub mod transports;
 pub mod vehicles;

@@ -1,11 +1,12 @@
 //! Choosing the world and vehicles of a run: the built-in simulator (a world file, a
 //! `.map`, or the default empty room), or a real robot.
 
+use crate::commands::session::WorldArgs;
 use crate::exit::Failure;
 use skipper_core::sensors::{LaserGeometry, SensorGeometry, SonarGeometry};
 use skipper_core::{VehicleKind, World};
 use skipper_p2os::client::{DriverOptions, LinkSpec, P2osVehicle, P2osWorld};
-use skipper_sim::{ground::populate, load_world, GroundWorld, WorldSpec};
+use skipper_sim::{load_world, GroundWorld, WorldSpec};
 use std::path::Path;
 use std::str::FromStr;
 
@@ -97,33 +98,40 @@ pub fn load_spec(world: Option<&Path>) -> Result<WorldSpec, Failure> {
     }
 }
 
-/// Build the simulated ground world, with at least `robots` robots if given.
+/// Build the simulated ground world, with exactly `robots` robots if given.
 pub fn ground_world(
     world: Option<&Path>,
     robots: Option<usize>,
     seed: u64,
 ) -> Result<GroundWorld, Failure> {
-    ground_world_with_models(world, robots, seed, &[])
+    ground_world_with_models(world, robots, 0, seed, &[])
 }
 
-/// [`ground_world`], with the robots' models as `--model` says.
-pub fn ground_world_with_models(
+/// [`ground_world`] with at least `at_least` robots when `robots` does not say, and the
+/// robots' models as `--model` says.
+fn ground_world_with_models(
     world: Option<&Path>,
     robots: Option<usize>,
+    at_least: usize,
     seed: u64,
     models: &[ModelChoice],
 ) -> Result<GroundWorld, Failure> {
     let mut spec = load_spec(world)?;
-    if let Some(n) = robots {
-        if n == 0 {
-            return Err(Failure::bad_input("--robots must be at least 1"));
-        }
-        populate(&mut spec, n)
-            .map_err(|e| Failure::bad_input(format!("cannot place {n} robots: {e}")))?;
-        spec.robots.truncate(n.max(1));
+    if robots == Some(0) {
+        return Err(Failure::bad_input("--robots must be at least 1"));
+    }
+    let n = robots.or((spec.robots.len() < at_least).then_some(at_least));
+    if let Some(n) = n {
+        spec = populate_to(spec, n)?;
     }
     apply_models(&mut spec, models)?;
     GroundWorld::new(&spec, seed).map_err(Failure::from)
+}
+
+/// `spec` with exactly `n` robots.
+fn populate_to(spec: WorldSpec, n: usize) -> Result<WorldSpec, Failure> {
+    skipper_sim::ground::with_robots(spec, n)
+        .map_err(|e| Failure::bad_input(format!("cannot place {n} robots: {e}")))
 }
 
 /// Connect to a P2OS robot (the first connection must succeed; the driver reconnects
@@ -134,34 +142,24 @@ fn p2os(spec: LinkSpec) -> Result<Box<dyn World>, Failure> {
     Ok(Box::new(P2osWorld::new(v)))
 }
 
-/// Build the world of a run.
-pub fn build(
-    choice: &VehicleChoice,
-    world: Option<&Path>,
-    robots: Option<usize>,
-    seed: u64,
-) -> Result<Box<dyn World>, Failure> {
-    build_with_models(choice, world, robots, seed, &[])
-}
-
-/// [`build`], with the simulated robots' models as `--model` says.
-pub fn build_with_models(
-    choice: &VehicleChoice,
-    world: Option<&Path>,
-    robots: Option<usize>,
-    seed: u64,
-    models: &[ModelChoice],
-) -> Result<Box<dyn World>, Failure> {
-    if !matches!(choice, VehicleChoice::Sim)
-        && (world.is_some() || robots.is_some() || !models.is_empty())
+/// Build the vehicles of a run as `--world`, `--vehicle`, `--robots`, `--seed` and
+/// `--model` say, with at least `at_least` robots in a simulated world when `--robots`
+/// does not say.
+pub fn build(w: &WorldArgs, at_least: usize) -> Result<Box<dyn World>, Failure> {
+    if !matches!(w.vehicle, VehicleChoice::Sim)
+        && (w.world.is_some() || w.robots.is_some() || !w.models.is_empty())
     {
         eprintln!(
             "warning: --world, --robots and --model are for the simulator; a P2OS robot is what it is"
         );
     }
-    match choice {
+    match &w.vehicle {
         VehicleChoice::Sim => Ok(Box::new(ground_world_with_models(
-            world, robots, seed, models,
+            w.world.as_deref(),
+            w.robots,
+            at_least,
+            w.seed,
+            &w.models,
         )?)),
         VehicleChoice::P2osTcp(addr) => p2os(LinkSpec::Tcp(addr.clone())),
         VehicleChoice::P2osSerial(path) => p2os(LinkSpec::Serial {

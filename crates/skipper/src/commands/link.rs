@@ -117,8 +117,7 @@ fn serve(a: ServeArgs) -> Result<u8, Failure> {
         );
     }
     let w = &a.world;
-    let world =
-        vehicles::build_with_models(&w.vehicle, w.world.as_deref(), w.robots, w.seed, &w.models)?;
+    let world = vehicles::build(w, 0)?;
     let names: Vec<String> = (0..world.len())
         .filter_map(|i| world.vehicle(i).map(|v| v.info().name.clone()))
         .collect();

@@ -1,24 +1,23 @@
 //! `skipper run`: run a controller on the simulator or a real robot.
 //!
-//! The controller choice builds the world and its controllers; every robot that has a
-//! controller then takes goals from the transports asked for (the dashboard's
-//! click-to-goto, ROS 1), whatever engine or vehicle it is: each binds the goal kinds
-//! the controller declares.
+//! The run goes in steps, each a function: read the controller, build the vehicles once,
+//! build the controllers, decide the cycle rate, bind the controllers (with their goals
+//! served when a transport asks for them), attach the transports and the outputs, run,
+//! and finish. Every robot that has a controller takes goals from the transports asked
+//! for (the dashboard's click-to-goto, ROS 1, ROS 2), whatever engine or vehicle it is:
+//! each binds the goal kinds the controller declares.
 // doc comments here are `--help` text: `/<robot>/goto` is a placeholder, not HTML
 #![allow(rustdoc::invalid_html_tags)]
 
 use super::session::{self, ClockArgs, OutputArgs, Outputs, WorldArgs};
-use crate::controllers::{Assignments, ControllerChoice, WorldOptions};
+use crate::controllers::{Assignments, ControllerChoice};
 use crate::exit::Failure;
-use crate::vehicles::VehicleChoice;
+use crate::transports::{self, Endpoint, Transports};
+use crate::vehicles::{self, VehicleChoice};
 use clap::Args;
-use skipper_core::goals::GoalPort;
-use skipper_core::velocity::VelocityInbox;
-use skipper_core::Runner;
+use skipper_core::{Runner, World};
 use skipper_goals::BindOptions;
-use skipper_ros1::{LinkError, RosLink};
 use std::path::PathBuf;
-use std::sync::Arc;
 use std::time::Duration;
 
 /// Options of `skipper run`.
@@ -127,17 +126,46 @@ pub struct RunArgs {
     pub ros_args: Vec<String>,
 }
 
-/// One robot's goals and velocity commands, for the transports.
-struct Served {
-    robot: usize,
-    goals: Arc<dyn GoalPort>,
-    velocity: VelocityInbox,
+/// Run it; returns the exit status.
+pub fn run(args: RunArgs) -> Result<u8, Failure> {
+    let choice = ControllerChoice::parse(args.controller.as_deref())?.with_soar(&args.soar)?;
+    let transports = Transports::from_args(&args)?;
+    let world = build_vehicles(&choice, &args.world)?;
+    let controllers = choice.controllers(&*world, args.world.seed, args.mission_timeout)?;
+    let rate = args.rate.unwrap_or_else(|| choice.rate(&*world));
+    let options = transports.bind_options();
+    let real_robot = !matches!(args.world.vehicle, VehicleChoice::Sim);
+    let config = args.clock.config(rate, options.goto, real_robot)?;
+    let robots = world.len();
+    let mut runner = Runner::new(world, config);
+    let endpoints = bind(&mut runner, controllers.assignments, options);
+    let attached = transports.attach(&mut runner, &endpoints, rate, real_robot)?;
+    for o in controllers.observers {
+        runner.add_observer(o);
+    }
+    let outputs = attach_outputs(&mut runner, &args, &choice.name())?;
+    let mut report = runner.run();
+    // controllers have finished (goals aborted); now the transports leave
+    drop(runner);
+    transports::finish(attached, &mut report);
+    outputs.finish(&report, robots)
+}
+
+/// The vehicles of the run, built once: a mission's AUV in its worksite, or the vehicles
+/// `--vehicle` says (as many robots as Soar agents at least).
+fn build_vehicles(choice: &ControllerChoice, w: &WorldArgs) -> Result<Box<dyn World>, Failure> {
+    match choice {
+        ControllerChoice::Mission(_, m) => {
+            Ok(Box::new(crate::controllers::mission::vehicles(m, w)?))
+        }
+        _ => vehicles::build(w, choice.robots_needed()),
+    }
 }
 
 /// Give each robot its controller; with a transport, serve its goals (and velocity
-/// commands) through the goal runner.
-fn bind(runner: &mut Runner, controllers: Assignments, options: BindOptions) -> Vec<Served> {
-    let mut served = Vec::new();
+/// commands) through the goal runner: one endpoint per robot for the transports.
+fn bind(runner: &mut Runner, controllers: Assignments, options: BindOptions) -> Vec<Endpoint> {
+    let mut endpoints = Vec::new();
     for (i, c) in controllers {
         if options == BindOptions::default() {
             runner.set_controller(i, c);
@@ -145,132 +173,19 @@ fn bind(runner: &mut Runner, controllers: Assignments, options: BindOptions) -> 
         }
         let b = skipper_goals::bind(runner.world(), i, Some(c), options);
         runner.set_controller(i, b.controller);
-        served.push(Served {
+        endpoints.push(Endpoint {
             robot: i,
             goals: b.goals,
             velocity: b.velocity,
         });
     }
-    served
+    endpoints
 }
 
-/// A ROS error for the user: bad settings are bad input, the rest a failure.
-fn ros_failure(e: LinkError) -> Failure {
-    match e {
-        LinkError::Settings(m) => Failure::bad_input(m),
-        LinkError::Ros(m) => Failure::failed(m),
-    }
-}
-
-/// Run it; returns the exit status.
-pub fn run(args: RunArgs) -> Result<u8, Failure> {
-    let choice = ControllerChoice::parse(args.controller.as_deref())?.with_soar(&args.soar)?;
-    let setup = choice.setup(&WorldOptions {
-        vehicle: &args.world.vehicle,
-        world: args.world.world.as_deref(),
-        robots: args.world.robots,
-        seed: args.world.seed,
-        mission_timeout: args.mission_timeout,
-        models: &args.world.models,
-    })?;
-    let serve = args
-        .serve
-        .map(|a| skipper_dashboard::ServeOptions::new(a, args.allow_remote))
-        .transpose()?;
-    let options = BindOptions {
-        goto: serve.is_some() || args.ros.is_some() || args.ros2,
-        velocity: args.ros.is_some() || args.ros2,
-    };
-    let real_robot = !matches!(args.world.vehicle, VehicleChoice::Sim);
-    let rate = args.rate.unwrap_or(setup.rate);
-    let config = args.clock.config(rate, options.goto, real_robot)?;
-    let ros = args
-        .ros
-        .as_deref()
-        .map(|m| RosLink::connect(m, args.ros_host).map_err(ros_failure))
-        .transpose()?;
-    let robots = setup.world.len();
-    let period = config.period;
-    let mut runner = Runner::new(setup.world, config);
-    let served = bind(&mut runner, setup.controllers, options);
-    let ports = || served.iter().map(|s| (s.robot, s.goals.clone())).collect();
-    let dashboard = match &serve {
-        Some(o) => Some(skipper_dashboard::live::serve(
-            &mut runner,
-            ports(),
-            period,
-            o,
-        )?),
-        None => None,
-    };
-    if let Some(link) = &ros {
-        let robots: Vec<_> = served
-            .iter()
-            .map(|s| skipper_ros1::Robot {
-                index: s.robot,
-                goals: s.goals.clone(),
-                velocity: s.velocity.clone(),
-            })
-            .collect();
-        let services = link
-            .serve_services(runner.world(), &robots, runner.control())
-            .map_err(ros_failure)?;
-        runner.add_observer(services);
-        let time = if real_robot {
-            skipper_ros1::TimeSource::Wall
-        } else {
-            skipper_ros1::TimeSource::Simulated
-        };
-        let topics = link
-            .serve_with(
-                runner.world(),
-                robots,
-                &crate::vehicles::pioneer_sensors(),
-                time,
-            )
-            .map_err(ros_failure)?;
-        runner.add_observer(topics);
-    }
-    if args.ros2 {
-        let robots = served
-            .iter()
-            .map(|s| (s.robot, s.goals.clone(), s.velocity.clone()))
-            .collect();
-        crate::ros2::attach(&mut runner, robots, &args.ros_args, args.ros2_host, rate)?;
-    }
-    for o in setup.observers {
-        runner.add_observer(o);
-    }
-    let outputs = Outputs::attach(&mut runner, &args.output, &choice.name())?;
-    session::progress(&mut runner, args.clock.until);
-    session::stop_on_interrupt(&runner);
-    // `rosnode kill`, or another node taking the name: the run ends as planned (robots
-    // stopped, log closed, exit 0), as a rospy or roscpp node exits
-    let killed_by_ros = Arc::new(std::sync::atomic::AtomicBool::new(false));
-    if let Some(link) = &ros {
-        let (control, flag) = (runner.control(), killed_by_ros.clone());
-        link.node().on_shutdown(move |why| {
-            eprintln!("ROS: {why}; ending the run");
-            flag.store(true, std::sync::atomic::Ordering::SeqCst);
-            control.request_stop();
-        });
-    }
-
-    let mut report = runner.run();
-    if killed_by_ros.load(std::sync::atomic::Ordering::SeqCst)
-        && matches!(report.outcome, skipper_core::RunOutcome::Interrupted)
-    {
-        report.outcome = skipper_core::RunOutcome::Finished;
-    }
-    // controllers have finished (goals aborted); now leave the ROS graph
-    drop(runner);
-    if let Some(link) = ros {
-        link.shutdown();
-    }
-    if let Some(d) = dashboard {
-        // let the browsers get the last frame before the server stops
-        std::thread::sleep(Duration::from_millis(300));
-        d.stop();
-    }
-    outputs.finish(&report, robots)
+/// The run log, the progress on a terminal, the summary, and Ctrl-C.
+fn attach_outputs(runner: &mut Runner, args: &RunArgs, name: &str) -> Result<Outputs, Failure> {
+    let outputs = Outputs::attach(runner, &args.output, name)?;
+    session::progress(runner, args.clock.until);
+    session::stop_on_interrupt(runner);
+    Ok(outputs)
 }

@@ -2,7 +2,7 @@
 //! its worksite (`workSite.cfg` beside the mission, or `--world SITE.cfg`) with the
 //! vehicle configuration of the mission (its cruise speed), and its controller.
 
-use super::{Setup, WorldOptions};
+use crate::commands::session::WorldArgs;
 use crate::exit::Failure;
 use crate::vehicles::VehicleChoice;
 use skipper_core::World;
@@ -31,33 +31,22 @@ pub fn controller(m: Arc<Mission>, world: &dyn World) -> MissionController {
     }
 }
 
-/// A mission's run: the AUV of its worksite, flown by the mission, at the AUV's rate.
-pub fn setup(path: &Path, o: &WorldOptions<'_>) -> Result<Setup, Failure> {
-    if !matches!(o.vehicle, VehicleChoice::Sim) {
+/// The AUV world a mission flies in: the worksite of its `workSite.cfg` (or of
+/// `--world SITE.cfg`); a vehicle other than the simulator is bad input, and the options
+/// for ground robots only warn.
+pub fn vehicles(m: &Mission, w: &WorldArgs) -> Result<AuvWorld, Failure> {
+    if !matches!(w.vehicle, VehicleChoice::Sim) {
         return Err(Failure::bad_input(
             "missions run on the simulated AUV only (--vehicle sim)",
         ));
     }
-    if !o.models.is_empty() {
+    if !w.models.is_empty() {
         eprintln!("warning: --model is for simulated ground robots; a mission flies the AUV");
     }
-    if o.robots.is_some_and(|n| n != 1) {
+    if w.robots.is_some_and(|n| n != 1) {
         eprintln!("warning: --robots is for ground robots; a mission flies its one AUV");
     }
-    let m = load(path)?;
-    let world = self::world(&m, o.world, o.seed)?;
-    let mut c = controller(m, &world);
-    if let Some(t) = o.mission_timeout {
-        c = c.with_timeout(t.as_secs_f64());
-    }
-    let world: Box<dyn World> = Box::new(world);
-    let rate = crate::vehicles::default_rate(&*world);
-    Ok(Setup {
-        world,
-        controllers: vec![(0, Box::new(c))],
-        rate,
-        observers: Vec::new(),
-    })
+    world(m, w.world.as_deref(), w.seed)
 }
 
 /// The speed the vehicle transits at when sent somewhere: `SpeedControl.SPEED_FAST` of

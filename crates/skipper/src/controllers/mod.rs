@@ -1,54 +1,35 @@
 //! Choosing the controller of a run from the command line: nothing (the built-in
 //! wander-and-avoid demo), a mission (`*.lua`), an XABSL agent (`*.xabsl`) or Soar agents;
-//! and the world each needs ([`ControllerChoice::setup`]).
+//! how many robots each needs, its cycle rate, and its controllers for a world.
 
 pub mod mission;
 
 use crate::exit::Failure;
-use crate::vehicles::{self, VehicleChoice};
+use crate::vehicles;
 use skipper_core::demo::Wander;
 use skipper_core::{Controller, Observer, World};
+use skipper_mission::Mission;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 /// The controllers of a run: (vehicle index, controller).
 pub type Assignments = Vec<(usize, Box<dyn Controller>)>;
 
-/// Where the vehicles of a run come from (the options of `skipper run` that say so).
-#[derive(Debug, Clone)]
-pub struct WorldOptions<'a> {
-    /// `--vehicle`
-    pub vehicle: &'a VehicleChoice,
-    /// `--world`
-    pub world: Option<&'a Path>,
-    /// `--robots`
-    pub robots: Option<usize>,
-    /// `--seed`
-    pub seed: u64,
-    /// `--mission-timeout`: a mission without a WITHIN ends after this long
-    pub mission_timeout: Option<std::time::Duration>,
-    /// `--model`: the simulated robots' models
-    pub models: &'a [crate::vehicles::ModelChoice],
-}
-
-/// A run's world and controllers, as a controller choice makes them.
-pub struct Setup {
-    /// the world
-    pub world: Box<dyn World>,
-    /// its controllers
-    pub controllers: Assignments,
-    /// the cycle rate when `--rate` does not say (Hz)
-    pub rate: f64,
-    /// observers the controllers need (a Soar agent's speech)
+/// The controllers of a run and the observers they need (a Soar agent's speech).
+pub struct Controllers {
+    /// (vehicle index, controller)
+    pub assignments: Assignments,
+    /// observers the controllers need
     pub observers: Vec<Box<dyn Observer>>,
 }
 
 /// What drives the vehicles.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone)]
 pub enum ControllerChoice {
     /// The built-in wander-and-avoid demo.
     Wander,
-    /// A Tethys/LRAUV mission script.
-    Mission(PathBuf),
+    /// A Tethys/LRAUV mission script, loaded and checked.
+    Mission(PathBuf, Arc<Mission>),
     /// An XABSL agent.
     Xabsl(PathBuf),
     /// Soar agents (one per robot, in order), through the bridge.
@@ -66,7 +47,7 @@ impl ControllerChoice {
             return Ok(ControllerChoice::Wander);
         }
         match p.extension().and_then(|e| e.to_str()) {
-            Some("lua") => Ok(ControllerChoice::Mission(p.to_path_buf())),
+            Some("lua") => Ok(ControllerChoice::Mission(p.to_path_buf(), mission::load(p)?)),
             Some("xabsl") => Ok(ControllerChoice::Xabsl(p.to_path_buf())),
             _ => Err(Failure::bad_input(format!(
                 "don't know how to run `{}`: expected a mission (*.lua), an XABSL agent (*.xabsl), `--soar AGENT.soar`, or nothing for the wander demo",
@@ -84,7 +65,7 @@ impl ControllerChoice {
         };
         match self {
             ControllerChoice::Wander => "wander".into(),
-            ControllerChoice::Mission(p) | ControllerChoice::Xabsl(p) => stem(p),
+            ControllerChoice::Mission(p, _) | ControllerChoice::Xabsl(p) => stem(p),
             ControllerChoice::Soar(agents) => agents.first().map(|p| stem(p)).unwrap_or_default(),
         }
     }
@@ -94,7 +75,7 @@ impl ControllerChoice {
         if agents.is_empty() {
             return Ok(self);
         }
-        if self != ControllerChoice::Wander {
+        if !matches!(self, ControllerChoice::Wander) {
             return Err(Failure::bad_input(
                 "give either a CONTROLLER file or --soar agents, not both",
             ));
@@ -118,43 +99,46 @@ impl ControllerChoice {
         }
     }
 
-    /// The world this choice runs in and its controllers: a mission flies the AUV of its
-    /// worksite, the others drive the vehicles `--vehicle` says (as many robots as Soar
-    /// agents at least).
-    pub fn setup(&self, o: &WorldOptions<'_>) -> Result<Setup, Failure> {
-        if let ControllerChoice::Mission(p) = self {
-            return mission::setup(p, o);
+    /// The cycle rate when `--rate` does not say (Hz): a Soar agent runs one decision
+    /// cycle per 50 ms (20 Hz); otherwise the vehicles' own rate (10 Hz for ground
+    /// robots, 5 Hz for the AUV).
+    pub fn rate(&self, world: &dyn World) -> f64 {
+        match self {
+            ControllerChoice::Soar(_) => 20.0,
+            _ => vehicles::default_rate(world),
         }
-        if o.mission_timeout.is_some() {
+    }
+
+    /// Build one controller per vehicle of `world` (a mission: one for its AUV), and the
+    /// observers they need.
+    pub fn controllers(
+        &self,
+        world: &dyn World,
+        seed: u64,
+        mission_timeout: Option<std::time::Duration>,
+    ) -> Result<Controllers, Failure> {
+        if mission_timeout.is_some() && !matches!(self, ControllerChoice::Mission(..)) {
             eprintln!("warning: --mission-timeout is for missions (*.lua); this run has none");
         }
-        let mut world =
-            vehicles::build_with_models(o.vehicle, o.world, o.robots, o.seed, o.models)?;
-        // several Soar agents need as many robots
-        let needed = self.robots_needed();
-        if world.len() < needed && o.robots.is_none() {
-            world =
-                vehicles::build_with_models(o.vehicle, o.world, Some(needed), o.seed, o.models)?;
-        }
-        let controllers = self.build(&*world, o.seed)?;
-        let soar = matches!(self, ControllerChoice::Soar(_));
         let mut observers: Vec<Box<dyn Observer>> = Vec::new();
-        if soar {
+        if let ControllerChoice::Soar(_) = self {
             // send-message to `say`: espeak-ng when installed, off the cycle
             observers.push(Box::new(skipper_sps::speech::SpeechObserver::new(
                 skipper_sps::speech::Speaker::new(),
             )));
         }
-        // Soar agents run one decision cycle per 50 ms (20 Hz)
-        let rate = if soar {
-            20.0
-        } else {
-            vehicles::default_rate(&*world)
+        let assignments = match self {
+            ControllerChoice::Mission(_, m) => {
+                let mut c = mission::controller(m.clone(), world);
+                if let Some(t) = mission_timeout {
+                    c = c.with_timeout(t.as_secs_f64());
+                }
+                vec![(0, Box::new(c) as Box<dyn Controller>)]
+            }
+            _ => self.build(world, seed)?,
         };
-        Ok(Setup {
-            world,
-            controllers,
-            rate,
+        Ok(Controllers {
+            assignments,
             observers,
         })
     }
@@ -165,8 +149,7 @@ impl ControllerChoice {
             ControllerChoice::Wander => Ok((0..world.len())
                 .map(|i| (i, Box::new(Wander::new()) as Box<dyn Controller>))
                 .collect()),
-            ControllerChoice::Mission(p) => {
-                let m = mission::load(p)?;
+            ControllerChoice::Mission(p, m) => {
                 let auv = (0..world.len()).find(|&i| {
                     world
                         .vehicle(i)
@@ -175,7 +158,7 @@ impl ControllerChoice {
                 match auv {
                     Some(i) => Ok(vec![(
                         i,
-                        Box::new(mission::controller(m, world)) as Box<dyn Controller>,
+                        Box::new(mission::controller(m.clone(), world)) as Box<dyn Controller>,
                     )]),
                     None => Err(Failure::bad_input(format!(
                         "{}: a mission needs an AUV, and this world has none",
