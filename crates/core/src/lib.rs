@@ -10,12 +10,10 @@
 //! - [`vehicle`] and [`controller`]: the two traits that meet in the cycle runner;
 //! - [`goals`]: goal kinds a controller offers, and the single-goal policy;
 //! - [`velocity`]: velocity commands from outside the run;
-//! - [`demo`]: the built-in wander-and-avoid demo controller;
 //! - [`error`]: typed failures of controllers and vehicles;
 //! - [`excerpt`]: the source line and caret under a diagnostic, every language's;
 //! - [`event`]: things that happen (speech, collisions, statuses) for logs and views;
 //! - [`vocabulary`]: every signal a vehicle kind senses, declared once;
-//! - [`names`]: the names robots take on ROS 1 and ROS 2;
 //! - [`runner`]: the fixed-rate cycle runner;
 //! - [`alloc_count`]: a counting allocator for the zero-allocation tests;
 //! - [`fuzz_corpus`]: which inputs of a committed fuzz corpus the fuzzer found.
@@ -25,7 +23,6 @@
 pub mod actuation;
 pub mod alloc_count;
 pub mod controller;
-pub mod demo;
 pub mod error;
 pub mod event;
 pub mod excerpt;
@@ -33,7 +30,6 @@ pub mod fuzz_corpus;
 pub mod geo;
 pub mod geometry;
 pub mod goals;
-pub mod names;
 pub mod runner;
 pub mod seconds;
 pub mod sensors;

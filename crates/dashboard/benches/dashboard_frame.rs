@@ -6,10 +6,10 @@
 //! paid at most 20 times a second of wall-clock time, whatever the speed of the run.
 
 use criterion::{criterion_group, criterion_main, BatchSize, Criterion};
-use skipper_core::demo::Wander;
 use skipper_core::{RunConfig, Runner};
 use skipper_dashboard::live::{attach, LiveOptions};
 use skipper_goals::BindOptions;
+use skipper_goals::Wander;
 use std::path::Path;
 use std::time::Duration;
 

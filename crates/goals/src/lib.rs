@@ -11,19 +11,26 @@
 //! - [`velocity`]: velocity commands (ROS `cmd_vel`) that override a vehicle's
 //!   controllers while fresh;
 //! - [`bind`](mod@bind): all of it put together for one vehicle of a world, chosen by what the
-//!   vehicle is.
+//!   vehicle is;
+//! - [`endpoint`]: what every transport receives for a robot, and the name it takes on
+//!   ROS;
+//! - [`wander`]: the built-in wander-and-avoid demo controller.
 //!
 //! This crate depends on skipper-core only: it knows no engine, vehicle or transport.
 
 pub mod bind;
+pub mod endpoint;
 pub mod goto;
 pub mod mailbox;
 pub mod pilot;
 pub mod runner;
 pub mod velocity;
+pub mod wander;
 
 pub use bind::{bind, BindOptions, Bound};
+pub use endpoint::{ros_name, Endpoint};
 pub use goto::{Goto, GOTO};
 pub use mailbox::Mailbox;
 pub use runner::GoalRunner;
 pub use velocity::{VelocityCommand, VelocityInbox, VelocityOverride};
+pub use wander::Wander;

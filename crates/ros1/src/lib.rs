@@ -35,4 +35,4 @@ pub mod velocity;
 pub use frames::TimeSource;
 pub use link::{node_config, LinkError, Robot, RosLink, NODE_NAME};
 pub use sensors::{LaserGeometry, SensorGeometry, SonarGeometry};
-pub use skipper_core::names::ros_name;
+pub use skipper_goals::ros_name;

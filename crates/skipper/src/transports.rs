@@ -5,25 +5,12 @@
 
 use crate::commands::run::RunArgs;
 use crate::exit::Failure;
-use skipper_core::goals::GoalPort;
-use skipper_core::velocity::VelocityInbox;
 use skipper_core::{RunOutcome, RunReport, Runner};
-use skipper_goals::BindOptions;
+use skipper_goals::{BindOptions, Endpoint};
 use skipper_ros1::{LinkError, RosLink};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
-
-/// One robot as every transport receives it.
-#[derive(Clone)]
-pub struct Endpoint {
-    /// the robot's index in the world
-    pub robot: usize,
-    /// where its goals go
-    pub goals: Arc<dyn GoalPort>,
-    /// where velocity commands from outside the run go
-    pub velocity: VelocityInbox,
-}
 
 /// The transports a run asked for, checked before anything is built.
 pub struct Transports {

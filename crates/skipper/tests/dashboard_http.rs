@@ -7,8 +7,8 @@ mod goto_goals;
 
 use goto_goals::{GoalHandle, GoalStatus};
 use serde_json::Value;
-use skipper_core::demo::Wander;
 use skipper_goals::BindOptions;
+use skipper_goals::Wander;
 
 /// Where the robots' goals go.
 fn ports(

@@ -12,11 +12,11 @@
 use super::session::{self, ClockArgs, OutputArgs, Outputs, WorldArgs};
 use crate::controllers::{Assignments, ControllerChoice};
 use crate::exit::Failure;
-use crate::transports::{self, Endpoint, Transports};
+use crate::transports::{self, Transports};
 use crate::vehicles::{self, VehicleChoice};
 use clap::Args;
 use skipper_core::{Runner, World};
-use skipper_goals::BindOptions;
+use skipper_goals::{BindOptions, Endpoint};
 use std::path::PathBuf;
 use std::time::Duration;
 

@@ -6,8 +6,8 @@ pub mod mission;
 
 use crate::exit::Failure;
 use crate::vehicles;
-use skipper_core::demo::Wander;
 use skipper_core::{Controller, Observer, World};
+use skipper_goals::Wander;
 use skipper_mission::Mission;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;

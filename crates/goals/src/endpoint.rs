@@ -1,5 +1,23 @@
-//! Names robots take on the robot middlewares: one rule for every transport (ROS 1 and
-//! ROS 2 alike), so a robot is `/robot1/...` whichever one a user talks to.
+//! What every transport receives for a robot: an [`Endpoint`] (its index, its goal port
+//! and its velocity inbox), and the name the robot takes on the robot middlewares, one
+//! rule for every transport (ROS 1 and ROS 2 alike), so a robot is `/robot1/...`
+//! whichever one a user talks to.
+
+use crate::VelocityInbox;
+use skipper_core::goals::GoalPort;
+use std::sync::Arc;
+
+/// One robot as every transport (ROS 1, ROS 2, the dashboard, an in-process client)
+/// receives it: where its goals go and where velocity commands from outside the run go.
+#[derive(Clone)]
+pub struct Endpoint {
+    /// the robot's index in its world
+    pub robot: usize,
+    /// where its goals go (the kinds its controller declares)
+    pub goals: Arc<dyn GoalPort>,
+    /// where velocity commands from outside the run go
+    pub velocity: VelocityInbox,
+}
 
 /// A ROS name for a robot: letters, digits and `_`, starting with a letter (every other
 /// character becomes `_`; a name that does not start with a letter gets an `r` before

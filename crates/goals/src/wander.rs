@@ -6,8 +6,10 @@
 //! bump or stall. It needs the front sonars (`sonar.0` .. `sonar.7`), so it drives the
 //! simulated Pioneer and any real robot with a sonar ring alike.
 
-use crate::vocabulary::ground;
-use crate::{Controller, ControllerError, Cycle, Drive, SignalId, Signals, Status, VehicleInfo};
+use skipper_core::vocabulary::ground;
+use skipper_core::{
+    Controller, ControllerError, Cycle, Drive, SignalId, Signals, Status, VehicleInfo,
+};
 
 /// Cruise speed (m/s).
 const CRUISE: f64 = 0.45;
