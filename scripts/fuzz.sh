@@ -329,7 +329,7 @@ asan_tests() {
   export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=0}"
   local t=(--target "$host")
   nice -n 19 cargo test "${t[@]}" -p skipper-xabsl --lib --test native_backend --test alloc
-  nice -n 19 cargo test "${t[@]}" -p skipper-actionlib --test decode_bounds --test ros1_frames_corpus
+  nice -n 19 cargo test "${t[@]}" -p skipper-ros1-wire --test decode_bounds --test ros1_frames_corpus
   nice -n 19 cargo test "${t[@]}" -p skipper-sps --test alloc
   nice -n 19 cargo test "${t[@]}" -p skipper-p2os --test alloc
   nice -n 19 cargo test "${t[@]}" -p skipper-sim --test alloc
