@@ -38,6 +38,7 @@
 mod error;
 mod json;
 pub mod mcap_file;
+pub mod naming;
 pub mod reader;
 mod robot;
 pub mod schemas;
@@ -45,5 +46,6 @@ mod sink;
 pub mod writer;
 
 pub use error::Error;
+pub use naming::{utc_stamp, Destination};
 pub use reader::{Recording, SignalFilter};
-pub use writer::{default_path, utc_stamp, LogStatus, RunLog};
+pub use writer::{LogStatus, RunLog};

@@ -1,13 +1,14 @@
 //! The run log's writer: [`RunLog`], a runner observer that writes every cycle's
 //! changes to the MCAP file on a thread of its own.
 
+use crate::naming::{self, Created, Destination};
 use crate::robot::RobotLog;
 use crate::sink::Sink;
 use crate::{json, mcap_file, schemas, Error};
 use skipper_core::runner::CycleView;
 use skipper_core::{Observer, RunConfig, RunReport, World};
 use std::fs::File;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -56,13 +57,27 @@ fn secs(t: Duration) -> f64 {
 }
 
 impl RunLog {
-    /// Create the log file (and its directory) and start its writer thread.
+    /// Create the log file (and its directory), replacing a file of that name, and start
+    /// its writer thread.
     pub fn create(path: &Path) -> Result<(Self, Arc<Mutex<LogStatus>>), Error> {
-        if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
-            std::fs::create_dir_all(dir)
-                .map_err(|e| Error::io("create the log directory", dir, e))?;
-        }
-        let file = File::create(path).map_err(|e| Error::io("create the run log", path, e))?;
+        let (file, _) = naming::create(&Destination::Exactly(path.to_path_buf()), "", 0)?;
+        Self::start(file, path)
+    }
+
+    /// Create the log file `destination` says for a run of `controller` starting now (a
+    /// name of its own unless it names a file: see [`naming`]) and start its writer
+    /// thread; what was created says where.
+    pub fn create_at(
+        destination: &Destination,
+        controller: &str,
+    ) -> Result<(Self, Created, Arc<Mutex<LogStatus>>), Error> {
+        let (file, created) = naming::create(destination, controller, naming::now_epoch_s())?;
+        let (log, status) = Self::start(file, &created.path)?;
+        Ok((log, created, status))
+    }
+
+    /// Start writing the log to `file` (at `path`, for messages).
+    fn start(file: File, path: &Path) -> Result<(Self, Arc<Mutex<LogStatus>>), Error> {
         // compressed on the log's own thread, one zstd call per chunk (zstd's workers
         // would make the bytes depend on the machine's core count)
         let mut w = mcap_file::McapFile::new(file, "", "skipper", ZSTD_LEVEL)
@@ -253,48 +268,5 @@ impl Observer for RunLog {
         }
         self.write_value(self.ch.summary, report.sim_time, &summary);
         self.sink.close();
-    }
-}
-
-/// The default log path: `runs/<controller>-<UTC time>.mcap`.
-pub fn default_path(controller: &str) -> PathBuf {
-    let now = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .unwrap_or_default()
-        .as_secs();
-    PathBuf::from("runs").join(format!("{controller}-{}.mcap", utc_stamp(now)))
-}
-
-/// `YYYYMMDDTHHMMSSZ` for seconds since the Unix epoch.
-pub fn utc_stamp(epoch_s: u64) -> String {
-    let days = (epoch_s / 86_400) as i64;
-    let rem = epoch_s % 86_400;
-    // civil date from days since 1970-01-01 (Howard Hinnant's algorithm)
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z.rem_euclid(146_097);
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let d = doy - (153 * mp + 2) / 5 + 1;
-    let m = if mp < 10 { mp + 3 } else { mp - 9 };
-    let y = yoe + era * 400 + i64::from(m <= 2);
-    format!(
-        "{y:04}{m:02}{d:02}T{:02}{:02}{:02}Z",
-        rem / 3600,
-        rem % 3600 / 60,
-        rem % 60
-    )
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn utc_stamps() {
-        assert_eq!(utc_stamp(0), "19700101T000000Z");
-        assert_eq!(utc_stamp(951_782_400), "20000229T000000Z");
-        assert_eq!(utc_stamp(1_796_009_767), "20261130T033607Z");
     }
 }

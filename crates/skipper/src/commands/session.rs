@@ -130,13 +130,14 @@ impl Outputs {
         let log = match (o.no_log, &o.log) {
             (true, _) => None,
             (false, p) => {
-                let path = p
-                    .clone()
-                    .unwrap_or_else(|| skipper_runlog::default_path(name));
-                let (log, status) =
-                    RunLog::create(&path).map_err(|e| Failure::bad_input(format!("{e:#}")))?;
+                let to = skipper_runlog::Destination::from_arg(p.as_deref());
+                let (log, created, status) = RunLog::create_at(&to, name)
+                    .map_err(|e| Failure::bad_input(format!("{e:#}")))?;
+                if created.replaced {
+                    eprintln!("note: {} existed and is replaced", created.path.display());
+                }
                 runner.add_observer(Box::new(log));
-                Some((path, status))
+                Some((created.path, status))
             }
         };
         Ok(Self {
