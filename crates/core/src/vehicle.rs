@@ -8,6 +8,7 @@
 use crate::actuation::Actuation;
 use crate::event::Events;
 use crate::geometry::Pose3;
+use crate::sensors::SensorGeometry;
 use crate::signals::Signals;
 use serde::Serialize;
 use std::time::Duration;
@@ -78,6 +79,12 @@ pub trait Vehicle {
     /// The vehicle's state for views that draw it (sensor rays, gripper, ...).
     fn view(&self) -> serde_json::Value {
         serde_json::Value::Null
+    }
+    /// What it carries and where (sonar, laser, bumpers), as it really is: transports
+    /// publish its readings with these frames, the run log and the views draw them.
+    /// Nothing by default (a vehicle with no range sensors, such as the AUV).
+    fn sensors(&self) -> SensorGeometry {
+        SensorGeometry::default()
     }
     /// How it moves, if it says (the AUV does: pilots need its turning circle).
     fn handling(&self) -> Option<Handling> {

@@ -3,7 +3,7 @@
 use crate::frames::{Frames, Shared, TimeSource};
 use crate::goals::GoalServer;
 use crate::navigation::subscribe_simple_goal;
-use crate::sensors::{AuvSensors, GroundSensors, SensorGeometry};
+use crate::sensors::{AuvSensors, GroundSensors};
 use crate::services;
 use crate::topics::PoseTopics;
 use crate::velocity::subscribe_cmd_vel;
@@ -127,30 +127,24 @@ impl RosLink {
         &self.node
     }
 
-    /// [`RosLink::serve_with`] a robot with no laser or sonar, in simulated time.
+    /// [`RosLink::serve_with`] in simulated time.
     pub fn serve(
         &self,
         world: &dyn World,
         robots: Vec<Robot>,
     ) -> Result<Box<dyn Observer>, LinkError> {
-        self.serve_with(
-            world,
-            robots,
-            &SensorGeometry::default(),
-            TimeSource::Simulated,
-        )
+        self.serve_with(world, robots, TimeSource::Simulated)
     }
 
     /// Bind the robots of `world`: for each, a server per goal kind its controller
     /// declares, `cmd_vel`, its pose, odometry and sensor topics (a ground robot's laser
-    /// and sonars as `geometry` describes them), its frames on `/tf`; and `/clock` when
+    /// and sonars as its vehicle describes them), its frames on `/tf`; and `/clock` when
     /// `time` is simulated. The observer returned publishes every cycle and shuts the
     /// servers down when the run ends.
     pub fn serve_with(
         &self,
         world: &dyn World,
         robots: Vec<Robot>,
-        geometry: &SensorGeometry,
         time: TimeSource,
     ) -> Result<Box<dyn Observer>, LinkError> {
         let origin = world.geo_origin().unwrap_or((0.0, 0.0));
@@ -190,12 +184,7 @@ impl RosLink {
             }
             let sensors = match kind {
                 VehicleKind::Ground => {
-                    let g = GroundSensors::advertise(
-                        &self.node,
-                        &ns,
-                        frames.clone(),
-                        geometry.clone(),
-                    )?;
+                    let g = GroundSensors::advertise(&self.node, &ns, frames.clone(), v.sensors())?;
                     shared.add_static(g.static_transforms());
                     Sensors::Ground(Box::new(g))
                 }

@@ -43,7 +43,7 @@ pub fn attach(
         })
         .collect();
     let observer = link
-        .serve(runner.world(), robots, &crate::vehicles::pioneer_sensors())
+        .serve(runner.world(), robots)
         .map_err(failure)?;
     runner.add_observer(observer);
     Ok(())

@@ -115,12 +115,7 @@ fn ros1(
         skipper_ros1::TimeSource::Simulated
     };
     let topics = link
-        .serve_with(
-            runner.world(),
-            robots,
-            &crate::vehicles::pioneer_sensors(),
-            time,
-        )
+        .serve_with(runner.world(), robots, time)
         .map_err(ros_failure)?;
     runner.add_observer(topics);
     let killed = Arc::new(AtomicBool::new(false));

@@ -3,7 +3,6 @@
 
 use crate::commands::session::WorldArgs;
 use crate::exit::Failure;
-use skipper_core::sensors::{LaserGeometry, SensorGeometry, SonarGeometry};
 use skipper_core::{VehicleKind, World};
 use skipper_p2os::client::{DriverOptions, LinkSpec, P2osVehicle, P2osWorld};
 use skipper_sim::{load_world, GroundWorld, WorldSpec};
@@ -175,37 +174,6 @@ pub fn default_rate(world: &dyn World) -> f64 {
     match world.vehicle(0).map(|v| v.info().kind) {
         Some(VehicleKind::Auv) => 5.0,
         _ => 10.0,
-    }
-}
-
-/// The opening of a Pioneer sonar's cone (deg).
-const SONAR_CONE_DEG: f64 = 30.0;
-
-/// The simulated Pioneer's laser and sonar ring as `skipper-sim` has them, for the ROS 1
-/// and ROS 2 topics (`scan`, `sonar`) and their frames.
-pub fn pioneer_sensors() -> SensorGeometry {
-    use skipper_sim::ground::params;
-    let ranges = skipper_sim::spec::Settings::default();
-    SensorGeometry {
-        laser: Some(LaserGeometry {
-            x: params::LASER_X,
-            angle_min: params::LASER_FIRST_DEG.to_radians(),
-            angle_increment: std::f64::consts::PI / (params::LASER_BEAMS as f64 - 1.0),
-            range_min: 0.02,
-            range_max: ranges.laser_range,
-        }),
-        sonar: params::SONAR_RING
-            .iter()
-            .map(|&(x_mm, y_mm, deg)| SonarGeometry {
-                x: x_mm / 1000.0,
-                y: y_mm / 1000.0,
-                yaw: deg.to_radians(),
-                field_of_view: SONAR_CONE_DEG.to_radians(),
-                min_range: 0.1,
-                max_range: ranges.sonar_range,
-            })
-            .collect(),
-        bumper_segments: params::BUMPER_SEGMENTS,
     }
 }
 

@@ -6,6 +6,7 @@ pub mod models;
 pub mod motion;
 pub mod params;
 pub mod robot;
+pub mod sensors;
 pub mod world;
 
 pub use robot::GroundRobot;

@@ -35,6 +35,7 @@ use super::params;
 use crate::spec::RobotSpec;
 use rand_chacha::ChaCha8Rng;
 use skipper_core::geometry::{wrap_deg, wrap_deg_360};
+use skipper_core::sensors::SensorGeometry;
 use skipper_core::vocabulary::ground::{self, PerceptSpecs};
 use skipper_core::{
     Actuation, Events, Pose2, Pose3, SignalId, Signals, Vehicle, VehicleInfo, VehicleKind,
@@ -160,6 +161,8 @@ pub struct GroundRobot {
     pub(crate) temperature: f64,
     pub(crate) rng: ChaCha8Rng,
     ids: Option<Ids>,
+    /// what it carries (the world sets the ranges)
+    pub(crate) sensors: SensorGeometry,
 }
 
 impl GroundRobot {
@@ -208,6 +211,7 @@ impl GroundRobot {
             rng,
             spec,
             ids: None,
+            sensors: SensorGeometry::default(),
         }
     }
 
@@ -273,6 +277,10 @@ impl GroundRobot {
 impl Vehicle for GroundRobot {
     fn info(&self) -> &VehicleInfo {
         &self.info
+    }
+
+    fn sensors(&self) -> SensorGeometry {
+        self.sensors.clone()
     }
 
     fn sense(&mut self, now: Duration, s: &mut Signals, _events: &mut Events) {

@@ -93,12 +93,14 @@ impl GroundWorld {
             .iter()
             .map(|r| {
                 let rng = ChaCha8Rng::seed_from_u64(master.next_u64());
-                GroundRobot::new(
+                let mut robot = GroundRobot::new(
                     r.clone(),
                     rng,
                     landmark_names.clone(),
                     spec.settings.temperature,
-                )
+                );
+                robot.sensors = super::sensors::pioneer(r.laser, &spec.settings);
+                robot
             })
             .collect();
         let objects = spec
