@@ -4,6 +4,9 @@
 //! signals and takes actuation. A [`World`] holds one or more vehicles and advances them
 //! together (a simulated world steps its physics; a world of real robots just lets time
 //! pass). Vehicles never depend on controllers: they meet only here.
+//!
+//! [`remote`] is a ground robot known only through the messages it publishes (the ROS
+//! robots are built on it).
 
 use crate::actuation::Actuation;
 use crate::event::Events;
@@ -12,6 +15,8 @@ use crate::sensors::SensorGeometry;
 use crate::signals::Signals;
 use serde::Serialize;
 use std::time::Duration;
+
+pub mod remote;
 
 /// What kind of vehicle.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -89,6 +94,12 @@ pub trait Vehicle {
     /// How it moves, if it says (the AUV does: pilots need its turning circle).
     fn handling(&self) -> Option<Handling> {
         None
+    }
+    /// The signals it really has, for checking a controller's names at load time: its
+    /// kind's whole vocabulary by default; a vehicle with less declares less
+    /// ([`crate::vocabulary::Vocabulary::of_own`]).
+    fn vocabulary(&self) -> crate::vocabulary::Vocabulary {
+        crate::vocabulary::of_kind(self.info().kind)
     }
 }
 

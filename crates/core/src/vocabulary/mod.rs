@@ -11,7 +11,8 @@
 //! - [`auv`]: an LRAUV-like AUV (the Tethys Universal URIs).
 //!
 //! Families of numbered or named signals (`sonar.N`, `laser.N`,
-//! `landmark.NAME.distance`) are a [`SignalFamily`].
+//! `landmark.NAME.distance`) are a [`SignalFamily`]. A vehicle that has only part of its
+//! kind's vocabulary declares that part ([`own`]).
 
 /// Declares a kind's signal specs, one `ID = "name", Kind, UNIT, "meaning";` per line,
 /// and the kind's `SIGNALS` list (documented by the first literal) in that order.
@@ -34,8 +35,10 @@ macro_rules! specs {
 pub mod auv;
 pub mod ground;
 mod lookup;
+pub mod own;
 
 pub use lookup::{nearest, Resolution, Vocabulary};
+pub use own::OwnFamily;
 
 use crate::signals::{SignalId, Signals};
 use crate::units::Unit;
