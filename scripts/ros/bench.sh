@@ -6,7 +6,7 @@
 # Each server is a process of its own hosting only that server (crates/actionlib/examples/
 # bench_server.rs and scripts/ros/py_bench_server.py), so their CPU compares like with like.
 # GOALS goals per server (default 1000), sequential, RATE goals per second (default 20,
-# where rospy's server reproduces its figures of performance-anchors.md; 0 sends them
+# where rospy's server reproduces the round trips measured of rospy elsewhere; 0 sends them
 # back to back, and the status list then holds every goal of the last 5 s, see bench.py).
 # BEFORE_BIN: an older build's bench_server (crates/actionlib/examples/bench_server.rs),
 # run beside the current one as "skipper before" (the same client, the same run).
