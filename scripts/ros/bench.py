@@ -7,7 +7,7 @@ Compares Skipper's SimpleActionServer
 with rospy's (goal-callback and execute-callback modes) under the same client, by the
 client's round-trip percentiles and the server process's CPU per goal (the sum of its
 threads' /proc schedstat), also less what the server uses without goals (measured
-for 5 s before, when goals are paced). Compared with: performance-anchors.md, "actionlib in Python".
+for 5 s before, when goals are paced). Compared with: published figures of rospy's actionlib.
 
 Goals are sequential (one at a time, the next sent when the result is in). RATE paces
 them (goals per second; 0 sends the next at once). The pace decides how long the status

@@ -1,7 +1,7 @@
 //! The goal round trip (send, accept, one feedback, succeed, result) in process.
 //!
 //! Compared with: rospy's SimpleActionServer under the Python SimpleActionClient on ROS 1
-//! loopback (performance-anchors.md, "actionlib in Python": 1.86 ms p50 round trip,
+//! loopback (published figures of rospy's actionlib: 1.86 ms p50 round trip,
 //! 1.46 ms server CPU per goal). The ROS 1 loopback comparison itself is
 //! `scripts/ros/bench.py` (a Python client against Skipper's server and rospy's).
 

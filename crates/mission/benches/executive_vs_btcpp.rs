@@ -1,5 +1,5 @@
-//! The executive's cycle, compared with the behavior engines of
-//! `performance-anchors.md`: BehaviorTree.CPP native ticks about 130-160 ns per node visit
+//! The executive's cycle, compared with published figures of other behavior engines:
+//! BehaviorTree.CPP native ticks about 130-160 ns per node visit
 //! (a 206-node tree: ~33 µs per tick), bonsai-bt ~15-35 ns per node visit; the LRAUV runs
 //! its executive at about 5 Hz. Target: 2 µs or less per cycle for the spec's mission.
 //!

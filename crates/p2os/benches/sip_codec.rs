@@ -1,6 +1,6 @@
 //! SIP decode and encode throughput, compared with what the link and the robot need:
 //! a P2OS robot sends one SIP every 100 ms, and a serial link at 115200 baud carries
-//! about 130 SIPs of 89 bytes a second (performance-anchors.md, "Control rates"). The
+//! about 130 SIPs of 89 bytes a second (the P2OS manual's control rates). The
 //! target set for the codec is 10 million SIPs per second per core. Every benchmark
 //! here runs without heap allocation (`tests/alloc.rs` proves it).
 //!

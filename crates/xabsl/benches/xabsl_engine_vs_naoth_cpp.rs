@@ -1,7 +1,7 @@
 //! One engine cycle of XABSL agents, compared with the reference C++ XabslEngine
 //! (BerlinUnited/NaoTH, g++ -O2): 268 / 306 / 488 ns per cycle for the agents the
 //! project's generator makes with seed 12345 and N = 5, 20, 100 options
-//! (`performance-anchors.md`, "The XABSL reference engine"), net of the host's input
+//! (the reference C++ engine's published figures), net of the host's input
 //! updates. Ours is measured the same way: `cycle` sets the inputs and executes (native
 //! code, the default backend), `cycle_interpreter` the same on the interpreter,
 //! `inputs_only` sets the inputs; the difference is the engine's cycle.
