@@ -10,10 +10,18 @@
 //! Every robot identifies itself as a simulator the way ARIA checks for one: serial
 //! number "SIM" (what MobileSim reports), with its own name and Skipper's firmware
 //! version, so ARIA connects its simulated laser instead of opening a serial port.
+//!
+//! A world with a geographic origin ([`SimFleet::with_origin`]) gives every robot a
+//! simulated GPS at the centre of the robot, from its true pose ([`crate::geo`]): a fix
+//! of DOP 1 (what AMRISim reports for its Pioneer models) while the robot is within the
+//! bounding box of the world's walls (anywhere, in a world without walls), no fix
+//! outside it.
 
 use skipper_core::{Actuation, Events, Pose2, SignalId, Signals, Vehicle, World};
 use skipper_p2os::packets::{SimDevice, SoundRef};
+use skipper_p2os::server::GeoFix;
 use skipper_p2os::server::{RobotFleet, RobotIdentity, RobotStatus, Sound, MAX_SONARS};
+use skipper_sim::spec::GeoOrigin;
 use skipper_sim::GroundWorld;
 use std::time::Duration;
 
@@ -79,7 +87,13 @@ pub struct SimFleet {
     now: Duration,
     subtype: String,
     sounds: Vec<u64>,
+    origin: Option<GeoOrigin>,
+    /// the bounding box of the walls (lowest x, y; highest x, y), if there are walls
+    extent: Option<[f64; 4]>,
 }
+
+/// The DOP of the simulated GPS's fix (AMRISim's default for its Pioneer models).
+pub const GPS_DOP: f64 = 1.0;
 
 impl SimFleet {
     /// Serve `world`'s robots, each claiming robot subtype `subtype` (one ARIA knows).
@@ -102,7 +116,46 @@ impl SimFleet {
             now: Duration::ZERO,
             subtype: subtype.to_string(),
             sounds: vec![0; n],
+            origin: None,
+            extent: None,
         }
+    }
+
+    /// Place the world's origin on the globe (a map's `OriginLatLongAlt`, a world file's
+    /// `origin`), which gives every robot a simulated GPS in SIMSTAT; `None` (the default)
+    /// gives none.
+    pub fn with_origin(mut self, origin: Option<GeoOrigin>) -> Self {
+        self.origin = origin;
+        self.extent = self.world.walls().iter().fold(None, |e, w| {
+            let [x0, y0, x1, y1] = e.unwrap_or([
+                f64::INFINITY,
+                f64::INFINITY,
+                f64::NEG_INFINITY,
+                f64::NEG_INFINITY,
+            ]);
+            Some([
+                x0.min(w.a.x).min(w.b.x),
+                y0.min(w.a.y).min(w.b.y),
+                x1.max(w.a.x).max(w.b.x),
+                y1.max(w.a.y).max(w.b.y),
+            ])
+        });
+        self
+    }
+
+    /// The simulated GPS's fix at true pose (`x`, `y`) (m), if the world has an origin.
+    fn gps(&self, x: f64, y: f64) -> Option<GeoFix> {
+        let origin = self.origin.as_ref()?;
+        let p = crate::geo::map_to_lla(origin, x, y, 0.0);
+        let on_map = self
+            .extent
+            .is_none_or(|[x0, y0, x1, y1]| (x0..=x1).contains(&x) && (y0..=y1).contains(&y));
+        Some(GeoFix {
+            latitude: p.latitude,
+            longitude: p.longitude,
+            altitude: p.altitude,
+            dop: on_map.then_some(GPS_DOP),
+        })
     }
 
     /// The world.
@@ -191,6 +244,7 @@ impl RobotFleet for SimFleet {
         ];
         out.temperature = f(ids.compass[3]);
         out.limits = r.motion_limits();
+        out.geo = self.gps(out.true_pose.x, out.true_pose.y);
     }
 
     fn advance(&mut self, dt: Duration) {

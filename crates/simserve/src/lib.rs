@@ -5,10 +5,12 @@
 //!
 //! - [`fleet`]: [`SimFleet`], the simulated world behind `skipper_p2os::server`'s
 //!   `RobotFleet` trait;
+//! - [`geo`]: map coordinates as latitude, longitude and altitude (the simulated GPS);
 //! - [`serve`]: checking the server's settings and starting it on one port per robot.
 
 pub mod fleet;
+pub mod geo;
 pub mod serve;
 
 pub use fleet::{SimFleet, SIMULATOR_SERIAL};
-pub use serve::{start, Error, ServeOptions};
+pub use serve::{start, start_with_origin, Error, ServeOptions};

@@ -5,6 +5,7 @@
 use crate::fleet::SimFleet;
 use skipper_p2os::server::{self, OldLaserCommands, ServerConfig, ServerHandle};
 use skipper_p2os::RobotParams;
+use skipper_sim::spec::GeoOrigin;
 use skipper_sim::GroundWorld;
 use std::net::SocketAddr;
 use std::time::Duration;
@@ -110,8 +111,20 @@ impl ServeOptions {
 }
 
 /// Check `options` and serve `world`'s robots, one port each; the handle says where
-/// each listens and stops the server.
+/// each listens and stops the server. The robots have no simulated GPS
+/// ([`start_with_origin`] gives them one).
 pub fn start(world: GroundWorld, options: &ServeOptions) -> Result<ServerHandle, Error> {
+    start_with_origin(world, None, options)
+}
+
+/// [`start`], with the world's origin on the globe (`WorldSpec::origin`, from a map's
+/// `OriginLatLongAlt` or a world file's `origin`): SIMSTAT then carries each robot's
+/// simulated GPS.
+pub fn start_with_origin(
+    world: GroundWorld,
+    origin: Option<GeoOrigin>,
+    options: &ServeOptions,
+) -> Result<ServerHandle, Error> {
     options.check()?;
     let addrs = options.addrs(skipper_core::World::len(&world));
     let listeners = server::bind(&addrs).map_err(|source| Error::Bind {
@@ -124,7 +137,7 @@ pub fn start(world: GroundWorld, options: &ServeOptions) -> Result<ServerHandle,
         old_laser_commands: options.old_laser_commands,
         ..Default::default()
     };
-    let fleet = SimFleet::new(world, &options.subtype);
+    let fleet = SimFleet::new(world, &options.subtype).with_origin(origin);
     server::serve(listeners, Box::new(fleet), config).map_err(Error::Start)
 }
 

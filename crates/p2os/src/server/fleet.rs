@@ -4,7 +4,7 @@
 //! and reads a [`RobotStatus`] in SI units every SIP cycle to build its packets. A
 //! simulator advances in [`RobotFleet::advance`]; simulator-only commands
 //! (SIM_SET_POSE, SIM_RESET) have defaults that refuse, and a robot has no simulated
-//! laser and lists no devices unless the fleet says otherwise.
+//! laser, no simulated GPS and lists no devices unless the fleet says otherwise.
 
 use crate::packets::{SimDevice, SoundRef};
 use skipper_core::{Actuation, MotionLimits, Pose2};
@@ -26,6 +26,20 @@ pub struct RobotIdentity {
 
 /// Sonar transducers the status can report.
 pub const MAX_SONARS: usize = 32;
+
+/// Where a simulator's GPS puts a robot (SIMSTAT's geographic fields).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct GeoFix {
+    /// Latitude (deg, north positive).
+    pub latitude: f64,
+    /// Longitude (deg, east positive).
+    pub longitude: f64,
+    /// Altitude (m).
+    pub altitude: f64,
+    /// Dilution of precision of the fix (ARIA's `ArSimulatedGPS` reads 0.01 to 1.27);
+    /// `None`: no fix.
+    pub dop: Option<f64>,
+}
 
 /// A robot's state, in SI units, as the server needs it for SIPs and the other packets.
 #[derive(Debug, Clone, PartialEq)]
@@ -84,6 +98,8 @@ pub struct RobotStatus {
     pub temperature: f64,
     /// Current motion limits (all set).
     pub limits: MotionLimits,
+    /// The simulated GPS's fix from the true pose, if the world has a geographic origin.
+    pub geo: Option<GeoFix>,
 }
 
 impl Default for RobotStatus {
@@ -116,6 +132,7 @@ impl Default for RobotStatus {
             tcm2: [0.0; 4],
             temperature: 20.0,
             limits: MotionLimits::default(),
+            geo: None,
         }
     }
 }

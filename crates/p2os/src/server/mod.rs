@@ -13,7 +13,7 @@ pub mod fleet;
 pub mod laser;
 pub mod session;
 
-pub use fleet::{RobotFleet, RobotIdentity, RobotStatus, Sound, MAX_SONARS};
+pub use fleet::{GeoFix, RobotFleet, RobotIdentity, RobotStatus, Sound, MAX_SONARS};
 pub use laser::OldLaserCommands;
 pub use session::{Outcome, Phase, Session, SessionStats};
 

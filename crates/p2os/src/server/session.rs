@@ -4,16 +4,19 @@
 //! skips, as AMRISim does), starts the SIP stream on OPEN (with or without an
 //! argument), executes commands against the robot, sends the packets the client asked
 //! for after every SIP (and the simulated laser's scans, see [`super::laser`]), and ends
-//! on CLOSE. A watchdog stops the robot when no command came for the configured time;
-//! the next motion command moves it again. Simulator commands (SIM_SET_POSE, SIM_RESET,
-//! SIM_STAT, SIM_CTRL's SIMINFO, SIM_MESSAGE, SIM_EXIT) are answered as MobileSim does.
+//! on CLOSE (the server keeps the link open a while after it, see [`super`]). A watchdog
+//! stops the robot when no command came for the configured time; the next motion
+//! command moves it again. Simulator commands (SIM_SET_POSE, SIM_RESET, SIM_STAT with
+//! the simulated GPS when the robot has one, SIM_CTRL's SIMINFO, SIM_MESSAGE, SIM_EXIT)
+//! are answered as MobileSim does.
 
-use super::fleet::{RobotFleet, RobotStatus, Sound};
+use super::fleet::{GeoFix, RobotFleet, RobotStatus, Sound};
 use super::laser::{OldLaserCommands, OldStep, SimLaser};
 use super::ServerConfig;
 use crate::args::Arg;
 use crate::command::{CommandId, CommandPacket};
 use crate::frame::{Frame, PacketBuf};
+use crate::packets::simstat::SimGeo;
 use crate::packets::sip::{FLAG_ESTOP, FLAG_MOTORS, FLAG_SONARS};
 use crate::packets::{
     ConfigPac, EncoderPac, GripperPac, GripperState, Identity, IoPac, Playlist, SimInfo, SimStat,
@@ -774,6 +777,7 @@ impl Session {
                 y: (st.true_pose.y * 1000.0).round() as i32,
                 z: 0,
                 th: st.true_pose.yaw.to_degrees().round() as i32,
+                geo: st.geo.as_ref().map(sim_geo),
             };
             if let Ok(p) = pac.encode() {
                 out.extend_from_slice(p.as_bytes());
@@ -885,5 +889,18 @@ impl Session {
             fields: ConfigPac::THROUGH_CHARGE_THRESHOLD,
             ..Default::default()
         }
+    }
+}
+
+/// SIMSTAT's GPS fields in ARIA's units (`ArSimulatedGPS::handleSimStatPacket`): degrees
+/// × 10⁷, centimetres, and DOP × 100 in a signed byte (-1 no fix).
+fn sim_geo(g: &GeoFix) -> SimGeo {
+    SimGeo {
+        latitude: (g.latitude * 1e7).round() as i32,
+        longitude: (g.longitude * 1e7).round() as i32,
+        altitude: (g.altitude * 100.0).round() as i32,
+        quality: g
+            .dop
+            .map_or(-1, |d| (d * 100.0).round().clamp(1.0, 127.0) as i32),
     }
 }
