@@ -8,6 +8,12 @@
 //! skipped since its last good packet), does not finish the handshake in time, stops
 //! reading, or drops the connection is disconnected and its robot stopped; the other
 //! robots do not notice.
+//!
+//! CLOSE stops the robot and the packet streams but not the connection: as a robot's
+//! serial link does not vanish at CLOSE, the server goes on reading (and discarding) what
+//! the client sends until the client closes its end or `close_linger` has passed (ARIA
+//! waits a second after CLOSE before it closes its end, while its other threads still
+//! write). A new client may take the port meanwhile.
 
 pub mod fleet;
 pub mod laser;
@@ -18,7 +24,7 @@ pub use laser::OldLaserCommands;
 pub use session::{Outcome, Phase, Session, SessionStats};
 
 use crate::frame::Framer;
-use skipper_core::{Actuation, Drive};
+use skipper_core::{Actuation, Drive, Pose2};
 use std::io::{ErrorKind, Read, Write};
 use std::net::{SocketAddr, TcpListener, TcpStream};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -45,6 +51,9 @@ pub struct ServerConfig {
     /// How commands 35-38 are read (P2OS gripper and analog commands, MobileSim's old
     /// laser commands, or each by its context).
     pub old_laser_commands: OldLaserCommands,
+    /// After CLOSE, keep reading (and discarding) what the client sends for at most this
+    /// long before closing the connection, unless the client closes it first.
+    pub close_linger: Duration,
 }
 
 impl Default for ServerConfig {
@@ -57,6 +66,7 @@ impl Default for ServerConfig {
             handshake_timeout: Duration::from_secs(10),
             max_backlog: 256 * 1024,
             old_laser_commands: OldLaserCommands::default(),
+            close_linger: Duration::from_secs(5),
         }
     }
 }
@@ -175,6 +185,8 @@ struct Conn {
     connected_at: Duration,
     skipped_at_good: u64,
     packets_seen: u64,
+    /// when the client sent CLOSE: from then on its input is read and discarded
+    closed_at: Option<Duration>,
 }
 
 struct Port {
@@ -194,7 +206,8 @@ struct Server {
 /// Why a connection ends.
 enum End {
     Eof,
-    Closed,
+    Stopped,
+    Linger,
     Garbage,
     Handshake,
     Backlog,
@@ -273,7 +286,7 @@ impl Server {
         };
         for i in 0..self.ports.len() {
             if self.ports[i].conn.is_some() {
-                self.end(i, End::Closed);
+                self.end(i, End::Stopped);
             }
         }
         self.publish();
@@ -288,19 +301,21 @@ impl Server {
 
     fn accept(&mut self, i: usize, now: Duration) {
         let silent_for = self.config.watchdog.unwrap_or(Duration::from_secs(2));
+        // a client that sent CLOSE, or went silent for longer than the watchdog, gives
+        // way to a new one
         let stale = self
             .ports
             .get(i)
             .and_then(|p| p.conn.as_ref())
-            .is_some_and(|c| now.saturating_sub(c.session.last_command()) > silent_for);
+            .is_some_and(|c| {
+                c.closed_at.is_some() || now.saturating_sub(c.session.last_command()) > silent_for
+            });
         let Some(port) = self.ports.get_mut(i) else {
             return;
         };
         match port.listener.accept() {
             Ok((stream, peer)) => {
                 if stale {
-                    // the old client went silent for longer than the watchdog: the new
-                    // one takes over
                     self.end(i, End::Replaced);
                     return self.take(i, stream, peer, now);
                 }
@@ -333,6 +348,7 @@ impl Server {
                 connected_at: now,
                 skipped_at_good: 0,
                 packets_seen: 0,
+                closed_at: None,
             });
         }
     }
@@ -346,6 +362,9 @@ impl Server {
             return Ok(());
         };
         let fleet = &mut *self.fleet;
+        if let Some(at) = conn.closed_at {
+            return linger(conn, now, at, self.config.close_linger, buf);
+        }
         let mut outcome = Outcome::Continue;
         loop {
             match conn.stream.read(buf) {
@@ -374,7 +393,16 @@ impl Server {
                         Outcome::Continue => {}
                         Outcome::Close => {
                             flush(conn);
-                            return Err(End::Closed);
+                            conn.closed_at = Some(now);
+                            let (t, o) = stop(fleet, i);
+                            tracing::info!(
+                                robot = i,
+                                "client {} sent CLOSE; robot stopped at {}; the link stays open until the client closes it (at most {} ms)",
+                                conn.peer,
+                                poses(t, o),
+                                self.config.close_linger.as_millis()
+                            );
+                            return Ok(());
                         }
                         Outcome::Exit(code) => return Err(End::Exit(code)),
                     }
@@ -413,9 +441,15 @@ impl Server {
         let Some(conn) = self.ports.get_mut(i).and_then(|p| p.conn.take()) else {
             return;
         };
+        let closed = conn.closed_at.is_some();
         let reason = match &why {
+            End::Eof if closed => "closed the connection after CLOSE".to_string(),
             End::Eof => "closed the connection".to_string(),
-            End::Closed => "sent CLOSE".to_string(),
+            End::Stopped => "was disconnected: the server stops".to_string(),
+            End::Linger => format!(
+                "did not close the connection within {} ms of CLOSE; closed it",
+                self.config.close_linger.as_millis()
+            ),
             End::Garbage => {
                 self.local.garbage_disconnects += 1;
                 "sent garbage".to_string()
@@ -425,37 +459,86 @@ impl Server {
                 "did not finish the handshake in time".to_string()
             }
             End::Backlog => "stopped reading".to_string(),
+            End::Replaced if closed => "gave way to a new client after CLOSE".to_string(),
             End::Replaced => "was silent and gave way to a new client".to_string(),
             End::Io(e) => format!("link error: {e}"),
             End::Exit(code) => format!("asked the simulator to exit ({code})"),
         };
-        let mut st = RobotStatus::default();
-        self.fleet.status(i, &mut st);
-        let (t, o) = (st.true_pose, st.pose);
-        tracing::info!(
-            robot = i,
-            "client {} {reason}; robot stopped at true pose ({:.0} mm, {:.0} mm, {:.1}°), odometry ({:.0} mm, {:.0} mm, {:.1}°)",
-            conn.peer,
-            t.x * 1000.0,
-            t.y * 1000.0,
-            t.yaw.to_degrees(),
-            o.x * 1000.0,
-            o.y * 1000.0,
-            o.yaw.to_degrees()
-        );
+        if closed {
+            // the robot stopped, and where was logged, at CLOSE
+            tracing::info!(robot = i, "client {} {reason}", conn.peer);
+        } else {
+            let (t, o) = stop(&mut *self.fleet, i);
+            tracing::info!(
+                robot = i,
+                "client {} {reason}; robot stopped at {}",
+                conn.peer,
+                poses(t, o)
+            );
+        }
         self.local.skipped_bytes += conn.framer.stats().skipped_bytes;
         self.local.commands += conn.session.stats().commands;
         // counters first, so that whoever sees the connection close sees them too
         self.publish();
         let _ = conn.stream.shutdown(std::net::Shutdown::Both);
-        self.fleet.act(
-            i,
-            &Actuation {
-                drive: Some(Drive::Stop),
-                ..Default::default()
-            },
-        );
     }
+}
+
+/// Stop robot `i`; its true pose and odometry.
+fn stop(fleet: &mut dyn RobotFleet, i: usize) -> (Pose2, Pose2) {
+    fleet.act(
+        i,
+        &Actuation {
+            drive: Some(Drive::Stop),
+            ..Default::default()
+        },
+    );
+    let mut st = RobotStatus::default();
+    fleet.status(i, &mut st);
+    (st.true_pose, st.pose)
+}
+
+/// A true pose and an odometry pose, for the log.
+fn poses(t: Pose2, o: Pose2) -> String {
+    format!(
+        "true pose ({:.0} mm, {:.0} mm, {:.1}°), odometry ({:.0} mm, {:.0} mm, {:.1}°)",
+        t.x * 1000.0,
+        t.y * 1000.0,
+        t.yaw.to_degrees(),
+        o.x * 1000.0,
+        o.y * 1000.0,
+        o.yaw.to_degrees()
+    )
+}
+
+/// Reads of a lingering connection's input per pass (so that a client flooding it
+/// cannot hold the server's thread).
+const LINGER_READS: usize = 16;
+
+/// A connection after CLOSE: read and discard what the client sends, finish sending
+/// what was queued before CLOSE; end when the client closes its end or `linger` has
+/// passed since CLOSE.
+fn linger(
+    conn: &mut Conn,
+    now: Duration,
+    closed_at: Duration,
+    linger: Duration,
+    buf: &mut [u8],
+) -> Result<(), End> {
+    for _ in 0..LINGER_READS {
+        match conn.stream.read(buf) {
+            Ok(0) => return Err(End::Eof),
+            Ok(_) => {}
+            Err(e) if e.kind() == ErrorKind::WouldBlock => break,
+            Err(e) if e.kind() == ErrorKind::Interrupted => continue,
+            Err(e) => return Err(End::Io(e)),
+        }
+    }
+    flush(conn);
+    if now.saturating_sub(closed_at) >= linger {
+        return Err(End::Linger);
+    }
+    Ok(())
 }
 
 /// Write what can be written now; keep the rest.
