@@ -5,7 +5,8 @@
 //!   for a slow one, so no browser can hold up the run;
 //! - [`live`]: the run observer that makes frames, and the controls (pause, step, speed,
 //!   estop, goto);
-//! - [`replay`]: frames from a run log at any time, for the time slider;
+//! - [`replay`]: frames from a run log at any time, for the time slider, from
+//!   [`moment`]s of the run that [`log_index`] reads from the log as they are needed;
 //! - [`server`]: the HTTP server (axum) on its own thread: the page, the frame stream
 //!   (server-sent events), the control endpoint, and the token check;
 //! - [`frame`]: the frame's JSON, shared by live and replay;
@@ -17,6 +18,8 @@
 pub mod frame;
 pub mod hub;
 pub mod live;
+pub mod log_index;
+pub mod moment;
 pub mod replay;
 pub mod server;
 pub mod trail;

@@ -4,17 +4,22 @@
 //!
 //! A frame at time t has each robot's pose at t, its sonar ranges (from `/signals`, drawn
 //! with the sonar ring of its model) and its last laser scan (from `/scan`), its
-//! controller's state at t, the objects at t, and the events of the last few seconds.
+//! controller's state at t, the objects at t, and the events of the last few seconds:
+//! the [`Moment`] at t. [`Replay::open`] reads the log as a stream and keeps an index of
+//! it ([`LogIndex`]), so a fleet's long run is served in bounded memory; [`Replay::new`]
+//! serves a [`Recording`] already read into memory.
 
 use crate::frame::{num, without_rays, RobotEntry, ALL_RAYS_UP_TO};
 use crate::hub::Hub;
+use crate::log_index::{LogIndex, RunInfo};
+use crate::moment::{Moment, RobotMoment};
 use crate::server::Backend;
 use serde_json::{json, Value};
-use skipper_runlog::reader::{Recording, RobotLog};
+use skipper_runlog::message::{PoseSample, RobotInfo};
+use skipper_runlog::reader::Recording;
+use std::path::Path;
 use std::sync::Arc;
 
-/// Events of this many seconds before the frame's time go with it.
-const EVENT_WINDOW_S: f64 = 10.0;
 /// A scan older than this is not drawn (s).
 const SCAN_MAX_AGE_S: f64 = 0.5;
 /// Trail points sent per robot at most.
@@ -43,17 +48,17 @@ pub fn keep_signal(name: &str) -> bool {
         || AUV_FACTS.iter().any(|(_, spec)| spec.name == name)
 }
 
-/// An AUV's facts at `t` as the live view gives them (depth, altitude, pitch, heading
-/// clockwise from north, speed, buoyancy, at_surface); nothing for other vehicles.
-fn auv_facts(r: &RobotLog, t: f64, view: &mut serde_json::Map<String, Value>) {
-    if r.info.kind != "auv" {
+/// An AUV's facts at a moment as the live view gives them (depth, altitude, pitch,
+/// heading clockwise from north, speed, buoyancy, at_surface); nothing for other vehicles.
+fn auv_facts(info: &RobotInfo, r: &RobotMoment, view: &mut serde_json::Map<String, Value>) {
+    if info.kind != "auv" {
         return;
     }
-    if let Some(p) = r.pose_at(t) {
+    if let Some(p) = r.pose {
         view.insert("depth".into(), num(-p.z));
     }
     for (key, spec) in AUV_FACTS {
-        match r.signal_at(spec.name, t) {
+        match r.signals.get(spec.name) {
             Some(Value::Bool(b)) => {
                 view.insert(key.into(), Value::Bool(*b));
             }
@@ -67,68 +72,100 @@ fn auv_facts(r: &RobotLog, t: f64, view: &mut serde_json::Map<String, Value>) {
     }
 }
 
+/// Where a replay's moments come from.
+enum History {
+    /// A run log on disk, indexed.
+    Log(Box<LogIndex>),
+    /// A recording in memory.
+    Memory(Box<Recording>),
+}
+
 /// A recorded run, served.
 pub struct Replay {
-    rec: Recording,
     info: Value,
-    /// per robot: the ids of `sonar.0`, `sonar.1`, ... it has
-    sonars: Vec<Vec<String>>,
+    run: RunInfo,
+    history: History,
+}
+
+fn info_json(run: &RunInfo, log: &str) -> Value {
+    let robots: Vec<Value> = run
+        .robots
+        .iter()
+        .map(|r| json!({"name": r.name, "kind": r.kind, "model": r.model}))
+        .collect();
+    json!({
+        "mode": "replay",
+        "world": run.world,
+        "robots": robots,
+        "period_s": run.period_s,
+        "end_t": num(run.end_t),
+        "log": log,
+        "summary": run.summary,
+        "goto": run.robots.iter().map(|_| false).collect::<Vec<_>>(),
+    })
 }
 
 impl Replay {
-    /// Serve this recording.
+    /// Serve the run log at `path`, read as a stream and indexed (bounded memory, whatever
+    /// the length of the log).
+    pub fn open(path: &Path) -> Result<Self, skipper_runlog::Error> {
+        let index = LogIndex::open(path, keep_signal)?;
+        let run = index.info().clone();
+        Ok(Self {
+            info: info_json(&run, &path.display().to_string()),
+            run,
+            history: History::Log(Box::new(index)),
+        })
+    }
+
+    /// Serve this recording (read into memory).
     pub fn new(rec: Recording) -> Self {
-        let robots: Vec<Value> = rec
-            .robots
-            .iter()
-            .map(|r| json!({"name": r.info.name, "kind": r.info.kind, "model": r.info.model}))
-            .collect();
-        let info = json!({
-            "mode": "replay",
-            "world": rec.world,
-            "robots": robots,
-            "period_s": rec.period_s,
-            "end_t": num(rec.end_t),
-            "log": rec.path.display().to_string(),
-            "summary": rec.summary,
-            "goto": rec.robots.iter().map(|_| false).collect::<Vec<_>>(),
-        });
-        let sonars = rec
-            .robots
-            .iter()
-            .map(|r| {
-                (0..)
-                    .map(|k| format!("sonar.{k}"))
-                    .take_while(|n| r.signals.contains_key(n))
-                    .collect()
-            })
-            .collect();
-        Self { rec, info, sonars }
+        let run = RunInfo {
+            world: rec.world.clone(),
+            robots: rec.robots.iter().map(|r| r.info.clone()).collect(),
+            period_s: rec.period_s,
+            summary: rec.summary.clone(),
+            end_t: rec.end_t,
+            truncated: rec.truncated.clone(),
+        };
+        Self {
+            info: info_json(&run, &rec.path.display().to_string()),
+            run,
+            history: History::Memory(Box::new(rec)),
+        }
     }
 
-    /// The recording.
-    pub fn recording(&self) -> &Recording {
-        &self.rec
+    /// What the log holds: world, robots, period, summary, end, whether it ends early.
+    pub fn run(&self) -> &RunInfo {
+        &self.run
     }
 
-    fn view(&self, i: usize, r: &RobotLog, t: f64) -> Value {
-        let ring = sonar_ring(&r.info.model);
-        let sonar: Vec<Value> = self
-            .sonars
-            .get(i)
-            .map(|names| {
-                names
-                    .iter()
-                    .zip(ring.iter())
-                    .filter_map(|(n, g)| {
-                        let range = r.signal_at(n, t)?.as_f64()?;
-                        Some(json!([g.0, g.1, g.2, range]))
-                    })
-                    .collect()
-            })
-            .unwrap_or_default();
+    /// The run at time `t`.
+    pub fn moment_at(&self, t: f64) -> Moment {
+        match &self.history {
+            History::Log(index) => index.moment_at(t),
+            History::Memory(rec) => Moment::of_recording(rec, &keep_signal, t),
+        }
+    }
+
+    /// Robot `i`'s first pose.
+    fn first_pose(&self, i: usize) -> Option<PoseSample> {
+        match &self.history {
+            History::Log(index) => index.first_pose(i),
+            History::Memory(rec) => rec.robots.get(i)?.poses.first().copied(),
+        }
+    }
+
+    fn view(info: &RobotInfo, r: &RobotMoment, t: f64) -> Value {
+        let ring = sonar_ring(&info.model);
+        let sonar: Vec<Value> = (0..)
+            .map_while(|k| r.signals.get(&format!("sonar.{k}")))
+            .zip(ring.iter())
+            .filter_map(|(v, g)| Some(json!([g.0, g.1, g.2, v.as_f64()?])))
+            .collect();
         let laser = r
-            .scan_at(t)
+            .scan
+            .as_ref()
             .filter(|s| t - s.t <= SCAN_MAX_AGE_S)
             .map_or(Value::Null, |s| {
                 json!({
@@ -141,14 +178,81 @@ impl Replay {
                 })
             });
         let mut view = json!({
-            "radius": radius(&r.info.model),
+            "radius": radius(&info.model),
             "sonar": sonar,
             "laser": laser,
         });
         if let Some(m) = view.as_object_mut() {
-            auv_facts(r, t, m);
+            auv_facts(info, r, m);
         }
         view
+    }
+
+    /// The frame of moment `m` (at time `t`); rays only for robot `selected` in a crowd.
+    fn frame(&self, m: &Moment, t: f64, selected: Option<usize>) -> Value {
+        let all_rays = self.run.robots.len() <= ALL_RAYS_UP_TO;
+        let robots: Vec<Value> = self
+            .run
+            .robots
+            .iter()
+            .enumerate()
+            .filter_map(|(i, info)| {
+                let r = m.robots.get(i)?;
+                let p = r.pose.or_else(|| self.first_pose(i))?;
+                let ctl = r.controller.as_ref();
+                let goal = ctl
+                    .and_then(|c| c.1.get("goal"))
+                    .filter(|g| !g.is_null())
+                    .cloned();
+                let view = Self::view(info, r, t);
+                Some(
+                    RobotEntry {
+                        name: &info.name,
+                        pose: (p.x, p.y, p.yaw),
+                        view: if all_rays || selected == Some(i) {
+                            view
+                        } else {
+                            without_rays(view)
+                        },
+                        controller: ctl.map(|c| c.0.as_str()),
+                        state: ctl.map(|c| c.1.clone()),
+                        goal,
+                        target: None,
+                    }
+                    .to_json(),
+                )
+            })
+            .collect();
+        let name = |i: usize| self.run.robots.get(i).map_or("?", |r| r.name.as_str());
+        let events: Vec<Value> = m
+            .events_before(t)
+            .map(|e| json!({"robot": name(e.robot), "t": num(e.t), "kind": e.kind, "data": e.data}))
+            .collect();
+        json!({
+            "t": num(t),
+            "robots": robots,
+            "objects": m.objects.clone().unwrap_or(Value::Null),
+            "events": events,
+        })
+    }
+
+    fn trail_points(&self, t: f64) -> Vec<Vec<(f64, f64)>> {
+        match &self.history {
+            History::Log(index) => index.trails(t),
+            History::Memory(rec) => rec
+                .robots
+                .iter()
+                .map(|r| {
+                    let n = r.poses.partition_point(|p| p.t <= t);
+                    let upto = r.poses.get(..n).unwrap_or_default();
+                    let step = upto.len().div_ceil(TRAIL_POINTS).max(1);
+                    let mut pts: Vec<(f64, f64)> =
+                        upto.iter().step_by(step).map(|p| (p.x, p.y)).collect();
+                    pts.extend(upto.last().map(|p| (p.x, p.y)));
+                    pts
+                })
+                .collect(),
+        }
     }
 }
 
@@ -189,82 +293,20 @@ impl Backend for Replay {
     }
 
     fn trails(&self, t: Option<f64>) -> Value {
-        let t = time_param(t.unwrap_or(self.rec.end_t), self.rec.end_t);
+        let end = self.run.end_t;
+        let t = time_param(t.unwrap_or(end), end);
         let trails: Vec<Vec<[Value; 2]>> = self
-            .rec
-            .robots
-            .iter()
-            .map(|r| {
-                let n = r.poses.partition_point(|p| p.t <= t);
-                let upto = r.poses.get(..n).unwrap_or_default();
-                let step = upto.len().div_ceil(TRAIL_POINTS).max(1);
-                let mut pts: Vec<[Value; 2]> = upto
-                    .iter()
-                    .step_by(step)
-                    .map(|p| [num(p.x), num(p.y)])
-                    .collect();
-                if let Some(p) = upto.last() {
-                    pts.push([num(p.x), num(p.y)]);
-                }
-                pts
-            })
+            .trail_points(t)
+            .into_iter()
+            .map(|pts| pts.into_iter().map(|(x, y)| [num(x), num(y)]).collect())
             .collect();
         json!({ "trails": trails })
     }
 
     fn frame_at(&self, t: f64, selected: Option<usize>) -> Option<String> {
-        let t = time_param(t, self.rec.end_t);
-        let all_rays = self.rec.robots.len() <= ALL_RAYS_UP_TO;
-        let robots: Vec<Value> = self
-            .rec
-            .robots
-            .iter()
-            .enumerate()
-            .filter_map(|(i, r)| {
-                let p = r.pose_at(t)?;
-                let ctl = r.controller_at(t);
-                let goal = ctl
-                    .and_then(|c| c.state.get("goal"))
-                    .filter(|g| !g.is_null())
-                    .cloned();
-                Some(
-                    RobotEntry {
-                        name: &r.info.name,
-                        pose: (p.x, p.y, p.yaw),
-                        view: if all_rays || selected == Some(i) {
-                            self.view(i, r, t)
-                        } else {
-                            without_rays(self.view(i, r, t))
-                        },
-                        controller: ctl.map(|c| c.controller.as_str()),
-                        state: ctl.map(|c| c.state.clone()),
-                        goal,
-                        target: None,
-                    }
-                    .to_json(),
-                )
-            })
-            .collect();
-        let from = self
-            .rec
-            .events
-            .partition_point(|e| e.t <= t - EVENT_WINDOW_S);
-        let to = self.rec.events.partition_point(|e| e.t <= t);
-        let events: Vec<Value> = self
-            .rec
-            .events
-            .get(from..to)
-            .unwrap_or_default()
-            .iter()
-            .map(|e| json!({"robot": self.rec.robot_name(e.robot), "t": num(e.t), "kind": e.kind, "data": e.data}))
-            .collect();
-        let frame = json!({
-            "t": num(t),
-            "robots": robots,
-            "objects": self.rec.objects_at(t).cloned().unwrap_or(Value::Null),
-            "events": events,
-        });
-        Some(frame.to_string())
+        let t = time_param(t, self.run.end_t);
+        let m = self.moment_at(t);
+        Some(self.frame(&m, t, selected).to_string())
     }
 
     fn hub(&self) -> Option<Arc<Hub>> {
@@ -294,35 +336,32 @@ mod tests {
     #[test]
     fn an_auv_replays_with_its_depth_and_facts_and_a_ground_robot_without() {
         use skipper_core::vocabulary::auv as a;
-        use skipper_runlog::reader::{PoseSample, RobotInfo};
-        let mut r = RobotLog {
-            info: RobotInfo {
-                name: "tethys".into(),
-                kind: "auv".into(),
-                model: "lrauv".into(),
-            },
-            ..RobotLog::default()
+        let mut info = RobotInfo {
+            name: "tethys".into(),
+            kind: "auv".into(),
+            model: "lrauv".into(),
         };
-        r.poses.push(PoseSample {
-            t: 1.0,
-            z: -12.5,
-            ..PoseSample::default()
-        });
+        let mut r = RobotMoment {
+            pose: Some(PoseSample {
+                t: 1.0,
+                z: -12.5,
+                ..PoseSample::default()
+            }),
+            ..RobotMoment::default()
+        };
         r.signals
-            .insert(a::PLATFORM_YAW_ANGLE.name.into(), vec![(1.0, json!(1.5))]);
-        r.signals.insert(
-            a::PLATFORM_AT_SURFACE.name.into(),
-            vec![(1.0, json!(false))],
-        );
+            .insert(a::PLATFORM_YAW_ANGLE.name.into(), json!(1.5));
+        r.signals
+            .insert(a::PLATFORM_AT_SURFACE.name.into(), json!(false));
         let mut m = serde_json::Map::new();
-        auv_facts(&r, 2.0, &mut m);
+        auv_facts(&info, &r, &mut m);
         assert_eq!(m["depth"], json!(12.5));
         assert_eq!(m["heading"], json!(1.5));
         assert_eq!(m["at_surface"], json!(false));
         assert!(keep_signal(a::PLATFORM_SPEED_WRT_SEA_WATER.name));
-        r.info.kind = "ground".into();
+        info.kind = "ground".into();
         let mut m = serde_json::Map::new();
-        auv_facts(&r, 2.0, &mut m);
+        auv_facts(&info, &r, &mut m);
         assert!(m.is_empty());
     }
 }

@@ -14,10 +14,17 @@
 //!   status change of the thing it names (`id`, `goal_id`, `command_id`, `name`,
 //!   `command`, `option`, `item`); each such thing is a lane, `kind name`.
 //! - **other events** (collisions, speech, estop, ...) are marks on a lane per kind.
+//!
+//! Lanes are built while the log is read ([`RobotLanes`], one per robot), from one state
+//! or event at a time, and a lane keeps at most [`MAX_SEGMENTS`] segments and marks
+//! (neighbours merge beyond that, as a plot of that width would draw them), so what a
+//! run's timeline takes does not grow with the length of the run.
 
 use serde_json::Value;
-use skipper_runlog::reader::Recording;
 use std::collections::BTreeMap;
+
+/// Segments (and marks) a lane keeps at most: more than a plot's width in pixels.
+pub const MAX_SEGMENTS: usize = 2000;
 
 /// Keys that name an array element or the subject of an event, in order of preference.
 const NAME_KEYS: [&str; 7] = [
@@ -36,9 +43,6 @@ const SUBJECT_KEYS: [&str; 8] = [
     "item",
     "controller",
 ];
-
-/// A flattened state at a time.
-type Sample = (f64, BTreeMap<String, String>);
 
 /// One stretch of time with one value.
 #[derive(Debug, Clone, PartialEq)]
@@ -174,54 +178,6 @@ fn walk(v: &Value, path: String, out: &mut BTreeMap<String, String>, depth: usiz
     }
 }
 
-/// Lanes from a sequence of (time, flat state): a segment per value, closed when the
-/// value changes or its path disappears; open segments end at `end`.
-fn state_lanes(robot: usize, samples: &[(f64, BTreeMap<String, String>)], end: f64) -> Vec<Lane> {
-    let mut lanes: BTreeMap<String, Lane> = BTreeMap::new();
-    let mut open: BTreeMap<String, (f64, String)> = BTreeMap::new();
-    for (t, flat) in samples {
-        // close what changed or vanished
-        let closing: Vec<String> = open
-            .iter()
-            .filter(|(p, (_, v))| flat.get(*p) != Some(v))
-            .map(|(p, _)| p.clone())
-            .collect();
-        for p in closing {
-            if let Some((t0, value)) = open.remove(&p) {
-                push_segment(&mut lanes, robot, &p, t0, *t, value);
-            }
-        }
-        for (p, v) in flat {
-            open.entry(p.clone()).or_insert_with(|| (*t, v.clone()));
-        }
-    }
-    for (p, (t0, value)) in open {
-        push_segment(&mut lanes, robot, &p, t0, end.max(t0), value);
-    }
-    lanes.into_values().collect()
-}
-
-fn push_segment(
-    lanes: &mut BTreeMap<String, Lane>,
-    robot: usize,
-    label: &str,
-    t0: f64,
-    t1: f64,
-    value: String,
-) {
-    lanes
-        .entry(label.to_string())
-        .or_insert_with(|| Lane {
-            robot,
-            source: Source::Controller,
-            label: label.to_string(),
-            segments: Vec::new(),
-            marks: Vec::new(),
-        })
-        .segments
-        .push(Segment { t0, t1, value });
-}
-
 fn subject_of(data: &Value) -> Option<String> {
     let o = data.as_object()?;
     SUBJECT_KEYS.iter().find_map(|k| match o.get(*k)? {
@@ -260,17 +216,104 @@ pub fn event_text(kind: &str, data: &Value) -> String {
 
 /// Every lane of the run, robot by robot: controller state lanes first, then status
 /// lanes, then event marks.
-pub fn lanes(rec: &Recording) -> Vec<Lane> {
-    let end = rec.end_t;
-    let mut all = Vec::new();
-    for (i, r) in rec.robots.iter().enumerate() {
-        let samples: Vec<(f64, BTreeMap<String, String>)> = r
-            .controller
+pub fn lanes(d: &crate::Digest) -> Vec<Lane> {
+    d.lanes()
+}
+
+/// One robot's lanes, built one state and one event at a time.
+#[derive(Debug, Clone, Default)]
+pub struct RobotLanes {
+    robot: usize,
+    /// controller state lanes, by path
+    state: BTreeMap<String, Lane>,
+    /// the values of the state last seen, by path, since when
+    open: BTreeMap<String, (f64, String)>,
+    /// when the first state came
+    first: Option<f64>,
+    /// status lanes, by `kind subject`, and the status each holds since when
+    status: BTreeMap<String, Lane>,
+    status_open: BTreeMap<String, (f64, String)>,
+    /// event marks, by kind
+    marks: BTreeMap<String, Lane>,
+}
+
+impl RobotLanes {
+    /// The lanes of robot `robot`.
+    pub fn new(robot: usize) -> Self {
+        Self {
+            robot,
+            ..Self::default()
+        }
+    }
+
+    /// The controller's state at `t`: values that changed or vanished close their segment.
+    pub fn state(&mut self, t: f64, state: &Value) {
+        let flat = flatten(state);
+        self.first.get_or_insert(t);
+        let closing: Vec<String> = self
+            .open
             .iter()
-            .map(|s| (s.t, flatten(&s.state)))
+            .filter(|(p, (_, v))| flat.get(*p) != Some(v))
+            .map(|(p, _)| p.clone())
             .collect();
-        let state = state_lanes(i, &samples, end);
-        let first = samples.first().map_or(0.0, |s| s.0);
+        for p in closing {
+            if let Some((t0, value)) = self.open.remove(&p) {
+                let lane = lane_of(&mut self.state, self.robot, Source::Controller, &p);
+                push_segment(lane, Segment { t0, t1: t, value });
+            }
+        }
+        for (p, v) in flat {
+            self.open.entry(p).or_insert((t, v));
+        }
+    }
+
+    /// An event at `t`: a status change of what it names, or a mark.
+    pub fn event(&mut self, t: f64, kind: &str, data: &Value) {
+        let Some(st) = status_of(data) else {
+            let lane = lane_of(&mut self.marks, self.robot, Source::Events, kind);
+            push_mark(
+                lane,
+                Mark {
+                    t,
+                    text: event_text(kind, data),
+                },
+            );
+            return;
+        };
+        let label = match subject_of(data) {
+            Some(s) => format!("{kind} {s}"),
+            None => kind.to_string(),
+        };
+        match self.status_open.get(&label) {
+            Some((_, v)) if *v == st => {}
+            _ => {
+                if let Some((t0, value)) = self.status_open.insert(label.clone(), (t, st)) {
+                    let lane = lane_of(&mut self.status, self.robot, Source::Status, &label);
+                    push_segment(lane, Segment { t0, t1: t, value });
+                }
+                lane_of(&mut self.status, self.robot, Source::Status, &label);
+            }
+        }
+    }
+
+    /// The lanes at the end of the run (`end`): controller state lanes first, then status
+    /// lanes, then event marks.
+    pub fn finish(&self, end: f64) -> Vec<Lane> {
+        let mut state = self.state.clone();
+        for (p, (t0, value)) in &self.open {
+            let lane = lane_of(&mut state, self.robot, Source::Controller, p);
+            let t1 = end.max(*t0);
+            push_segment(
+                lane,
+                Segment {
+                    t0: *t0,
+                    t1,
+                    value: value.clone(),
+                },
+            );
+        }
+        let first = self.first.unwrap_or(0.0);
+        let state: Vec<Lane> = state.into_values().collect();
         // an element that was there all along says nothing its own lanes do not
         let always = |l: &Lane| {
             l.label.ends_with(']')
@@ -282,64 +325,78 @@ pub fn lanes(rec: &Recording) -> Vec<Lane> {
                     .iter()
                     .any(|o| o.label.len() > l.label.len() && o.label.starts_with(&l.label))
         };
-        all.extend(state.iter().filter(|l| !always(l)).cloned());
-
-        // status events, per (kind, subject)
-        let mut status: BTreeMap<String, Vec<Sample>> = BTreeMap::new();
-        let mut marks: BTreeMap<String, Vec<Mark>> = BTreeMap::new();
-        for e in rec.events.iter().filter(|e| e.robot == i) {
-            match (status_of(&e.data), subject_of(&e.data)) {
-                (Some(st), subject) => {
-                    let label = match subject {
-                        Some(s) => format!("{} {s}", e.kind),
-                        None => e.kind.clone(),
-                    };
-                    let mut flat = BTreeMap::new();
-                    flat.insert(label.clone(), st);
-                    status.entry(label).or_default().push((e.t, flat));
-                }
-                _ => marks.entry(e.kind.clone()).or_default().push(Mark {
-                    t: e.t,
-                    text: event_text(&e.kind, &e.data),
-                }),
-            }
+        let mut all: Vec<Lane> = state.iter().filter(|l| !always(l)).cloned().collect();
+        let mut status = self.status.clone();
+        for (label, (t0, value)) in &self.status_open {
+            let lane = lane_of(&mut status, self.robot, Source::Status, label);
+            let t1 = end.max(*t0);
+            push_segment(
+                lane,
+                Segment {
+                    t0: *t0,
+                    t1,
+                    value: value.clone(),
+                },
+            );
         }
-        for (_, samples) in status {
-            // a status holds until the next one of the same subject
-            for mut lane in state_lanes_keep(i, &samples, end) {
-                lane.source = Source::Status;
-                all.push(lane);
-            }
-        }
-        for (kind, m) in marks {
-            all.push(Lane {
-                robot: i,
-                source: Source::Events,
-                label: kind,
-                segments: Vec::new(),
-                marks: m,
-            });
-        }
+        all.extend(status.into_values());
+        all.extend(self.marks.values().cloned());
+        all
     }
-    all
 }
 
-/// Like [`state_lanes`], but each sample only replaces the paths it has (status events
-/// say one thing each).
-fn state_lanes_keep(
+fn lane_of<'a>(
+    lanes: &'a mut BTreeMap<String, Lane>,
     robot: usize,
-    samples: &[(f64, BTreeMap<String, String>)],
-    end: f64,
-) -> Vec<Lane> {
-    let mut acc: BTreeMap<String, String> = BTreeMap::new();
-    let full: Vec<(f64, BTreeMap<String, String>)> = samples
-        .iter()
-        .map(|(t, flat)| {
-            acc.extend(flat.iter().map(|(k, v)| (k.clone(), v.clone())));
-            (*t, acc.clone())
-        })
-        .collect();
-    state_lanes(robot, &full, end)
+    source: Source,
+    label: &str,
+) -> &'a mut Lane {
+    lanes.entry(label.to_string()).or_insert_with(|| Lane {
+        robot,
+        source,
+        label: label.to_string(),
+        segments: Vec::new(),
+        marks: Vec::new(),
+    })
+}
+
+/// Add a segment; a lane that is full merges neighbours (each pair becomes the value that
+/// held longer).
+fn push_segment(lane: &mut Lane, s: Segment) {
+    if lane.segments.len() >= MAX_SEGMENTS {
+        lane.segments = lane
+            .segments
+            .chunks(2)
+            .filter_map(|pair| pair.iter().cloned().reduce(merge))
+            .collect();
+    }
+    lane.segments.push(s);
+}
+
+/// Two neighbouring segments as one, with the value that held longer.
+fn merge(a: Segment, b: Segment) -> Segment {
+    let value = if b.t1 - b.t0 > a.t1 - a.t0 {
+        b.value
+    } else {
+        a.value
+    };
+    Segment {
+        t0: a.t0,
+        t1: b.t1,
+        value,
+    }
+}
+
+/// Add a mark; a lane that is full keeps every other one.
+fn push_mark(lane: &mut Lane, m: Mark) {
+    if lane.marks.len() >= MAX_SEGMENTS {
+        let mut k = 0;
+        lane.marks.retain(|_| {
+            k += 1;
+            k % 2 == 1
+        });
+    }
+    lane.marks.push(m);
 }
 
 #[cfg(test)]
@@ -393,19 +450,12 @@ mod tests {
 
     #[test]
     fn segments_close_when_values_change_or_vanish() {
-        let mk = |pairs: &[(&str, &str)]| {
-            pairs
-                .iter()
-                .map(|(k, v)| (k.to_string(), v.to_string()))
-                .collect::<BTreeMap<_, _>>()
-        };
-        let samples = vec![
-            (0.0, mk(&[("a", "x"), ("b", "on")])),
-            (1.0, mk(&[("a", "y"), ("b", "on")])),
-            (2.0, mk(&[("a", "y")])),
-        ];
-        let l = state_lanes(0, &samples, 5.0);
-        let a = l.iter().find(|l| l.label == "a").unwrap();
+        let mut l = RobotLanes::new(0);
+        l.state(0.0, &json!({"a": "x", "b": "on"}));
+        l.state(1.0, &json!({"a": "y", "b": "on"}));
+        l.state(2.0, &json!({"a": "y"}));
+        let lanes = l.finish(5.0);
+        let a = lanes.iter().find(|l| l.label == "a").unwrap();
         assert_eq!(
             a.segments,
             vec![
@@ -421,9 +471,45 @@ mod tests {
                 }
             ]
         );
-        let b = l.iter().find(|l| l.label == "b").unwrap();
+        let b = lanes.iter().find(|l| l.label == "b").unwrap();
         assert_eq!(b.segments.len(), 1);
         assert_eq!(b.segments[0].t1, 2.0);
+    }
+
+    #[test]
+    fn statuses_hold_until_the_next_and_other_events_are_marks() {
+        let mut l = RobotLanes::new(0);
+        l.event(1.0, "goal", &json!({"id": 3, "status": "active"}));
+        l.event(2.0, "goal", &json!({"id": 3, "status": "active"}));
+        l.event(4.0, "goal", &json!({"id": 3, "status": "succeeded"}));
+        l.event(5.0, "speech", &json!({"text": "hi"}));
+        let lanes = l.finish(10.0);
+        let goal = lanes.iter().find(|l| l.label == "goal 3").unwrap();
+        let values: Vec<(f64, f64, &str)> = goal
+            .segments
+            .iter()
+            .map(|s| (s.t0, s.t1, s.value.as_str()))
+            .collect();
+        assert_eq!(values, [(1.0, 4.0, "active"), (4.0, 10.0, "succeeded")]);
+        assert_eq!(goal.source, Source::Status);
+        let speech = lanes.iter().find(|l| l.label == "speech").unwrap();
+        assert_eq!(speech.marks.len(), 1);
+    }
+
+    #[test]
+    fn a_lane_that_flips_every_cycle_stays_bounded() {
+        let mut l = RobotLanes::new(0);
+        for k in 0..100_000 {
+            let v = if k % 2 == 0 { "on" } else { "off" };
+            l.state(f64::from(k) * 0.1, &json!({ "x": v }));
+            l.event(f64::from(k) * 0.1, "tick", &json!({}));
+        }
+        let lanes = l.finish(1e4);
+        assert!(lanes.iter().all(|l| l.segments.len() <= MAX_SEGMENTS + 1));
+        assert!(lanes.iter().all(|l| l.marks.len() <= MAX_SEGMENTS + 1));
+        let x = lanes.iter().find(|l| l.label == "x").unwrap();
+        assert_eq!(x.segments.first().map(|s| s.t0), Some(0.0));
+        assert_eq!(x.segments.last().map(|s| s.t1), Some(1e4));
     }
 
     #[test]

@@ -1,18 +1,41 @@
-//! Time series and per-robot figures computed from a recording: speed, heading, depth
-//! and altitude, distance travelled, and the marks drawn on the map and the profiles
-//! (waypoints with capture circles, depth and altitude envelopes).
+//! What the report computes from signals and states besides the decimated series: which
+//! signals it reads and what each is ([`Role`]), heading lines split where they wrap,
+//! the marks drawn on the map and the profiles (waypoints with capture circles, depth and
+//! altitude envelopes), each found one state or event at a time.
 
 use serde_json::Value;
 use skipper_core::vocabulary::ground::VELOCITY_LINEAR;
-use skipper_runlog::reader::{Recording, RobotLog};
 
-/// The signals the report reads (the others are not kept in memory).
+/// What a signal the report reads is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Role {
+    /// `velocity.linear` (m/s)
+    Speed,
+    /// depth (m, down)
+    Depth,
+    /// altitude above the sea floor (`ALTITUDE`, `HEIGHT_ABOVE_SEA_FLOOR`)
+    Altitude,
+    /// the depth of the sea floor (`SEA_FLOOR_DEPTH`)
+    SeaFloor,
+}
+
+/// The role of signal `name`, if the report reads it: `velocity.linear`, and depth,
+/// altitude and sea floor by the last word of the name (any prefix, any case).
+pub fn role_of(name: &str) -> Option<Role> {
+    if name == VELOCITY_LINEAR.name {
+        return Some(Role::Speed);
+    }
+    match last_word(name).as_str() {
+        "depth" => Some(Role::Depth),
+        "altitude" | "height_above_sea_floor" => Some(Role::Altitude),
+        "sea_floor_depth" => Some(Role::SeaFloor),
+        _ => None,
+    }
+}
+
+/// The signals the report reads (the others are skipped while reading).
 pub fn keep_signal(name: &str) -> bool {
-    name == VELOCITY_LINEAR.name
-        || matches!(
-            last_word(name).as_str(),
-            "depth" | "altitude" | "height_above_sea_floor" | "sea_floor_depth"
-        )
+    role_of(name).is_some()
 }
 
 /// The last word of a signal name, lowercased (`auv.DEPTH` → `depth`).
@@ -21,56 +44,6 @@ fn last_word(name: &str) -> String {
         .next()
         .unwrap_or(name)
         .to_ascii_lowercase()
-}
-
-/// A signal's values as a step series: the log has a value only when it changed, so each
-/// value holds until the next one (and the last until `end`).
-pub fn stepped(s: &[(f64, f64)], end: f64) -> Vec<(f64, f64)> {
-    let mut out = Vec::with_capacity(s.len() * 2 + 1);
-    for (k, &(t, v)) in s.iter().enumerate() {
-        if k > 0 {
-            if let Some(&(_, prev)) = out.last() {
-                if prev != v {
-                    out.push((t, prev));
-                }
-            }
-        }
-        out.push((t, v));
-    }
-    if let Some(&(t, v)) = out.last() {
-        if end > t {
-            out.push((end, v));
-        }
-    }
-    out
-}
-
-/// A robot's speed over time (m/s): its `velocity.linear` signal when it has one, else
-/// from its track.
-pub fn speed(r: &RobotLog) -> Vec<(f64, f64)> {
-    if let Some(s) = r.signals.get(VELOCITY_LINEAR.name) {
-        let v: Vec<(f64, f64)> = s
-            .iter()
-            .filter_map(|(t, v)| Some((*t, v.as_f64()?)))
-            .collect();
-        if !v.is_empty() {
-            let end = r.poses.last().map_or(0.0, |p| p.t);
-            return stepped(&v, end);
-        }
-    }
-    r.poses
-        .windows(2)
-        .filter_map(|w| {
-            let [a, b] = w else { return None };
-            let dt = b.t - a.t;
-            (dt > 0.0).then(|| (b.t, (b.x - a.x).hypot(b.y - a.y) / dt))
-        })
-        .collect()
-}
-
-/// A robot's heading over time (degrees, -180..180).
-pub fn heading(r: &RobotLog) -> Vec<(f64, f64)> {
-    r.poses.iter().map(|p| (p.t, p.yaw.to_degrees())).collect()
 }
 
 /// Split a heading series where it wraps, so no line crosses the plot.
@@ -89,60 +62,6 @@ pub fn split_wraps(s: &[(f64, f64)]) -> Vec<Vec<(f64, f64)>> {
         out.push(cur);
     }
     out
-}
-
-/// Distance along the track (m), in 3D: an AUV's dives and climbs count, as they do in
-/// its odometer (the summary's `distance_m`, its distance through the water: speed ×
-/// time; the two differ only by what the buoyancy engine alone moved it, 0.05 % on the
-/// spec mission).
-pub fn track_length(r: &RobotLog) -> f64 {
-    r.poses
-        .windows(2)
-        .map(|w| match w {
-            [a, b] => (b.x - a.x).hypot(b.y - a.y).hypot(b.z - a.z),
-            _ => 0.0,
-        })
-        .sum()
-}
-
-fn signal_series(r: &RobotLog, word: &str) -> Option<Vec<(f64, f64)>> {
-    r.signals
-        .iter()
-        .find(|(n, _)| last_word(n) == word)
-        .map(|(_, s)| {
-            s.iter()
-                .filter_map(|(t, v)| Some((*t, v.as_f64()?)))
-                .collect()
-        })
-}
-
-/// Is this robot an underwater vehicle (or does it report a depth)?
-pub fn is_underwater(r: &RobotLog) -> bool {
-    r.info.kind == "auv" || signal_series(r, "depth").is_some_and(|s| !s.is_empty())
-}
-
-/// Depth over time (m, positive down): its depth signal, else minus the height of its
-/// pose.
-pub fn depth(r: &RobotLog) -> Vec<(f64, f64)> {
-    match signal_series(r, "depth") {
-        Some(s) if !s.is_empty() => s,
-        _ => r.poses.iter().map(|p| (p.t, -p.z)).collect(),
-    }
-}
-
-/// Altitude above the bottom over time (m), if it reports one (`ALTITUDE` or the CF name
-/// `HEIGHT_ABOVE_SEA_FLOOR`).
-pub fn altitude(r: &RobotLog) -> Vec<(f64, f64)> {
-    signal_series(r, "altitude")
-        .filter(|s| !s.is_empty())
-        .or_else(|| signal_series(r, "height_above_sea_floor"))
-        .unwrap_or_default()
-}
-
-/// The depth of the sea floor under the vehicle over time (m), if it reports it
-/// (`SEA_FLOOR_DEPTH`).
-pub fn sea_floor(r: &RobotLog) -> Vec<(f64, f64)> {
-    signal_series(r, "sea_floor_depth").unwrap_or_default()
 }
 
 /// A point to reach, with the circle within which it counts as reached.
@@ -170,47 +89,55 @@ fn number(o: &serde_json::Map<String, Value>, k: &str) -> Option<f64> {
         .filter(|v| v.is_finite())
 }
 
-/// Waypoints: the world's goals, and every object with numeric `x` and `y` in a
-/// controller's state or an event that either has a capture radius (`capture_radius`,
-/// `radius`, `tolerance`) or sits under a key that says so (`waypoint`, `target`, `goal`,
-/// `wp`). Duplicates are dropped.
-pub fn waypoints(rec: &Recording) -> Vec<Waypoint> {
-    let mut out: Vec<Waypoint> = Vec::new();
-    if let Some(goals) = rec.world.get("goals").and_then(Value::as_array) {
-        for g in goals {
-            let Some(o) = g.as_object() else { continue };
-            let (Some(x), Some(y)) = (number(o, "x"), number(o, "y")) else {
-                continue;
-            };
-            out.push(Waypoint {
-                label: o
-                    .get("name")
-                    .and_then(Value::as_str)
-                    .unwrap_or("goal")
-                    .to_string(),
-                x,
-                y,
-                radius: RADIUS_KEYS.iter().find_map(|k| number(o, k)),
-                from_world: true,
-            });
-        }
-    }
+/// Waypoints found in a state or an event: every object with numeric `x` and `y` that
+/// either has a capture radius (`capture_radius`, `radius`, `tolerance`) or sits under a
+/// key that says so (`waypoint`, `target`, `goal`, `wp`), added to `out` unless it is
+/// there already; at most [`MAX_WAYPOINTS`] in all.
+pub fn add_waypoints(v: &Value, out: &mut Vec<Waypoint>) {
     let mut found = Vec::new();
-    for r in &rec.robots {
-        for s in &r.controller {
-            find_waypoints(&s.state, "", false, &mut found, 0);
-        }
-    }
-    for e in &rec.events {
-        find_waypoints(&e.data, "", false, &mut found, 0);
-    }
+    find_waypoints(v, "", false, &mut found, 0);
     for w in found {
         let dup = out
             .iter()
             .any(|o| (o.x - w.x).abs() < 1e-6 && (o.y - w.y).abs() < 1e-6 && o.radius == w.radius);
-        if !dup && out.len() < 500 {
+        if !dup && out.len() < MAX_WAYPOINTS {
             out.push(w);
         }
+    }
+}
+
+/// The world's goals and the waypoints found in the run's states and events.
+pub fn waypoints(d: &crate::Digest) -> Vec<Waypoint> {
+    d.waypoints.clone()
+}
+
+/// Waypoints kept at most.
+pub const MAX_WAYPOINTS: usize = 500;
+
+/// The world's goals, as waypoints.
+pub fn world_goals(world: &Value) -> Vec<Waypoint> {
+    let mut out = Vec::new();
+    for g in world
+        .get("goals")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+    {
+        let Some(o) = g.as_object() else { continue };
+        let (Some(x), Some(y)) = (number(o, "x"), number(o, "y")) else {
+            continue;
+        };
+        out.push(Waypoint {
+            label: o
+                .get("name")
+                .and_then(Value::as_str)
+                .unwrap_or("goal")
+                .to_string(),
+            x,
+            y,
+            radius: RADIUS_KEYS.iter().find_map(|k| number(o, k)),
+            from_world: true,
+        });
     }
     out
 }
@@ -306,24 +233,32 @@ pub struct EnvelopeBound {
     pub label: String,
 }
 
-/// Envelope bounds of robot `r`'s controller states: numeric leaves named `min_depth`,
-/// `max_depth`, `min_altitude`, `max_altitude` (any case), each for as long as the state
-/// had it with the same value.
-pub fn envelopes(r: &RobotLog, end: f64) -> Vec<EnvelopeBound> {
-    let mut out: Vec<EnvelopeBound> = Vec::new();
-    let mut open: Vec<EnvelopeBound> = Vec::new();
-    for s in &r.controller {
+/// A robot's envelope bounds, followed one controller state at a time: numeric leaves
+/// named `min_depth`, `max_depth`, `min_altitude`, `max_altitude` (any case), each for as
+/// long as the state had it with the same value.
+#[derive(Debug, Clone, Default)]
+pub struct Envelopes {
+    closed: Vec<EnvelopeBound>,
+    open: Vec<EnvelopeBound>,
+}
+
+/// Envelope bounds kept at most per robot.
+const MAX_BOUNDS: usize = 2000;
+
+impl Envelopes {
+    /// The controller's state at `t`.
+    pub fn state(&mut self, t: f64, state: &Value) {
         let mut now = Vec::new();
-        find_bounds(&s.state, "", &mut now, 0);
+        find_bounds(state, "", &mut now, 0);
         let mut still = Vec::new();
-        for o in open.drain(..) {
+        for o in self.open.drain(..) {
             if now
                 .iter()
                 .any(|(l, b, v)| *l == o.label && *b == o.bound && *v == o.value)
             {
                 still.push(o);
-            } else {
-                out.push(EnvelopeBound { t1: s.t, ..o });
+            } else if self.closed.len() < MAX_BOUNDS {
+                self.closed.push(EnvelopeBound { t1: t, ..o });
             }
         }
         for (label, bound, value) in now {
@@ -331,16 +266,24 @@ pub fn envelopes(r: &RobotLog, end: f64) -> Vec<EnvelopeBound> {
                 still.push(EnvelopeBound {
                     bound,
                     value,
-                    t0: s.t,
-                    t1: end,
+                    t0: t,
+                    t1: t,
                     label,
                 });
             }
         }
-        open = still;
+        self.open = still;
     }
-    out.extend(open.into_iter().map(|o| EnvelopeBound { t1: end, ..o }));
-    out
+
+    /// The bounds, those still open ending at `end`.
+    pub fn finish(&self, end: f64) -> Vec<EnvelopeBound> {
+        let mut out = self.closed.clone();
+        out.extend(self.open.iter().map(|o| EnvelopeBound {
+            t1: end.max(o.t0),
+            ..o.clone()
+        }));
+        out
+    }
 }
 
 fn find_bounds(v: &Value, path: &str, out: &mut Vec<(String, Bound, f64)>, depth: usize) {
@@ -377,33 +320,15 @@ fn find_bounds(v: &Value, path: &str, out: &mut Vec<(String, Bound, f64)>, depth
 mod tests {
     use super::*;
     use serde_json::json;
-    use skipper_runlog::reader::{ControllerSample, PoseSample};
 
     #[test]
     fn signal_words() {
         assert!(keep_signal("velocity.linear"));
         assert!(keep_signal("DEPTH"));
         assert!(keep_signal("auv.altitude"));
-        assert!(keep_signal("HEIGHT_ABOVE_SEA_FLOOR"));
-        assert!(keep_signal("SEA_FLOOR_DEPTH"));
+        assert_eq!(role_of("HEIGHT_ABOVE_SEA_FLOOR"), Some(Role::Altitude));
+        assert_eq!(role_of("SEA_FLOOR_DEPTH"), Some(Role::SeaFloor));
         assert!(!keep_signal("sonar.3"));
-    }
-
-    #[test]
-    fn changes_only_become_steps() {
-        let s = [(0.0, 0.0), (1.0, 0.5), (3.0, 0.5), (4.0, 0.0)];
-        assert_eq!(
-            stepped(&s, 6.0),
-            vec![
-                (0.0, 0.0),
-                (1.0, 0.0),
-                (1.0, 0.5),
-                (3.0, 0.5),
-                (4.0, 0.5),
-                (4.0, 0.0),
-                (6.0, 0.0)
-            ]
-        );
     }
 
     #[test]
@@ -415,45 +340,15 @@ mod tests {
     }
 
     #[test]
-    fn speed_from_the_track_without_a_signal() {
-        let r = RobotLog {
-            poses: vec![
-                PoseSample {
-                    t: 0.0,
-                    ..Default::default()
-                },
-                PoseSample {
-                    t: 2.0,
-                    x: 3.0,
-                    y: 4.0,
-                    ..Default::default()
-                },
-            ],
-            ..Default::default()
-        };
-        assert_eq!(speed(&r), vec![(2.0, 2.5)]);
-        assert_eq!(track_length(&r), 5.0);
-    }
-
-    #[test]
     fn envelopes_hold_while_present() {
-        let st = |v: Value, t: f64| ControllerSample {
-            t,
-            controller: "m".into(),
-            state: v,
-        };
-        let r = RobotLog {
-            controller: vec![
-                st(
-                    json!({"DepthEnvelope": {"MIN_DEPTH": 5.0, "max_depth": 300}}),
-                    0.0,
-                ),
-                st(json!({"DepthEnvelope": {"MIN_DEPTH": 5.0}}), 10.0),
-                st(json!({}), 20.0),
-            ],
-            ..Default::default()
-        };
-        let e = envelopes(&r, 30.0);
+        let mut e = Envelopes::default();
+        e.state(
+            0.0,
+            &json!({"DepthEnvelope": {"MIN_DEPTH": 5.0, "max_depth": 300}}),
+        );
+        e.state(10.0, &json!({"DepthEnvelope": {"MIN_DEPTH": 5.0}}));
+        e.state(20.0, &json!({}));
+        let e = e.finish(30.0);
         let min = e.iter().find(|b| b.bound == Bound::MinDepth).unwrap();
         assert_eq!((min.t0, min.t1, min.value), (0.0, 20.0, 5.0));
         let max = e.iter().find(|b| b.bound == Bound::MaxDepth).unwrap();
@@ -462,25 +357,11 @@ mod tests {
 
     #[test]
     fn waypoints_from_states_and_events() {
-        let mut rec = Recording {
-            world: json!({"goals": [{"name": "dock", "x": 1.0, "y": 2.0}]}),
-            ..Default::default()
-        };
-        rec.robots.push(RobotLog {
-            controller: vec![ControllerSample {
-                t: 0.0,
-                controller: "m".into(),
-                state: json!({"items": [{"name": "wp1", "x": 10.0, "y": 0.0, "capture_radius": 3.0}], "pose": {"x": 0.0, "y": 0.0}}),
-            }],
-            ..Default::default()
-        });
-        rec.events.push(skipper_runlog::reader::EventSample {
-            robot: 0,
-            t: 1.0,
-            kind: "goal".into(),
-            data: json!({"target": {"x": 4.0, "y": 4.0}}),
-        });
-        let w = waypoints(&rec);
+        let mut w = world_goals(&json!({"goals": [{"name": "dock", "x": 1.0, "y": 2.0}]}));
+        let state = json!({"items": [{"name": "wp1", "x": 10.0, "y": 0.0, "capture_radius": 3.0}], "pose": {"x": 0.0, "y": 0.0}});
+        add_waypoints(&state, &mut w);
+        add_waypoints(&state, &mut w);
+        add_waypoints(&json!({"target": {"x": 4.0, "y": 4.0}}), &mut w);
         assert_eq!(w.len(), 3, "{w:?}");
         assert!(w[0].from_world);
         assert_eq!(w[1].radius, Some(3.0));

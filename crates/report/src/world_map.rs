@@ -50,8 +50,9 @@ pub fn world_svg(spec: &WorldSpec) -> Result<String, String> {
         .iter()
         .enumerate()
         .map(|(i, r)| TrackLine {
-            robot: i,
+            color: plots::robot_color(i),
             name: r.name.clone(),
+            label: true,
             points: vec![
                 (r.pose.x, r.pose.y),
                 (

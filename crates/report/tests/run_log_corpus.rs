@@ -1,8 +1,10 @@
 //! The run log reader on bad input: the fuzz corpus replayed, and real logs with bytes
 //! changed, cut short or padded. Every input reads or fails with an error, and whatever
-//! it read makes a report; nothing panics.
+//! it read makes a report; nothing panics. The streaming reader of the report and the
+//! reader that keeps everything agree on what they read.
 
 use proptest::prelude::*;
+use skipper_report::Digest;
 use skipper_runlog::reader::Recording;
 use std::path::Path;
 
@@ -16,14 +18,19 @@ fn corpus() -> Vec<Vec<u8>> {
 }
 
 fn read_and_report(bytes: &[u8]) -> bool {
-    match Recording::from_bytes(bytes, &|_| true) {
-        Ok(rec) => {
-            let html = skipper_report::render(&rec);
+    let kept = Recording::from_bytes(bytes, &skipper_report::series::keep_signal);
+    match Digest::from_bytes(bytes) {
+        Ok(d) => {
+            let html = skipper_report::render(&d);
             assert!(html.contains("<figure id=\"map\">"));
+            let rec = kept.expect("both readers read it");
+            assert_eq!(rec.counts, d.counts);
+            assert_eq!(rec.truncated, d.truncated);
             true
         }
         Err(e) => {
             assert!(!e.to_string().is_empty());
+            assert!(kept.is_err(), "both readers fail on it");
             false
         }
     }

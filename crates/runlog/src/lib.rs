@@ -38,11 +38,15 @@
 mod error;
 mod json;
 pub mod mcap_file;
+pub mod message;
 pub mod naming;
 pub mod reader;
+mod records;
 mod robot;
 pub mod schemas;
 mod sink;
+pub mod stream;
+pub mod track;
 pub mod writer;
 
 pub use error::Error;

@@ -213,7 +213,8 @@ fn check_example(world: &str, robots: usize) {
     );
     assert_eq!(html.matches("<tr data-robot=").count(), robots);
     // each robot's distance from its track is close to what its odometer said in total
-    let rows = skipper_report::robot_rows(&rec);
+    let rows =
+        skipper_report::robot_rows(&skipper_report::open(&dir.path().join("run.mcap")).unwrap());
     let total: f64 = rows.iter().map(|r| r.distance).sum();
     assert!(
         (total - d).abs() <= 0.02 * d + 0.05,

@@ -43,11 +43,9 @@ pub struct ReplayArgs {
 /// Serve the replay until Ctrl-C; returns the exit status.
 pub fn run(args: ReplayArgs) -> Result<u8, Failure> {
     let opts = ServeOptions::new(args.serve, args.allow_remote)?;
-    let keep =
-        |n: &str| dashboard::replay::keep_signal(n) || skipper_report::series::keep_signal(n);
-    let rec = skipper_runlog::reader::Recording::open(&args.log, &keep)
-        .map_err(|e| Failure::bad_input(format!("{e:#}")))?;
-    if let Some(why) = &rec.truncated {
+    let replay = Replay::open(&args.log).map_err(|e| Failure::bad_input(format!("{e:#}")))?;
+    let run = replay.run();
+    if let Some(why) = &run.truncated {
         eprintln!(
             "warning: {} ends early ({why}); the replay shows what it has",
             args.log.display()
@@ -56,10 +54,10 @@ pub fn run(args: ReplayArgs) -> Result<u8, Failure> {
     eprintln!(
         "replaying {}: {} robots, {:.1} s",
         args.log.display(),
-        rec.robots.len(),
-        rec.end_t
+        run.robots.len(),
+        run.end_t
     );
-    let backend = Arc::new(Replay::new(rec));
+    let backend = Arc::new(replay);
     let server = server::start(backend, &opts).map_err(|source| dashboard::Error::Serve {
         addr: opts.addr,
         source,
