@@ -21,7 +21,7 @@
 
 use crate::cdr::Bounded;
 use crate::msg::skipper::*;
-use crate::reply::{Outbox, Peers, Reply};
+use crate::reply::{ClientType, Outbox, Peers, Reply};
 use ros2_client::action::{
     ActionServer, CancelGoalResponse, GetResultResponse, GoalId, GoalInfo, SendGoalResponse,
 };
@@ -29,6 +29,7 @@ use ros2_client::action_msgs::{CancelGoalResponseEnum, GoalStatus, GoalStatusArr
 use ros2_client::builtin_interfaces::Time as RosTime;
 use ros2_client::dds::rustdds::mio1;
 use ros2_client::{Message, RmwRequestId};
+use skipper_core::goals::Ending;
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 /// How long a finished goal's result is kept for `get_result`.
@@ -36,31 +37,51 @@ pub const RESULT_KEEP: Duration = Duration::from_secs(900);
 /// At most this many finished goals are kept (the oldest go first).
 pub const MAX_FINISHED: usize = 100;
 
-/// A ROS 2 action type: its name and its goal, result and feedback messages.
-pub trait ActionType: 'static {
-    /// The package (`skipper_msgs`).
-    const PACKAGE: &'static str;
-    /// The action (`Goto`).
-    const NAME: &'static str;
+/// A ROS 2 action type: its name and its goal, result and feedback messages. Compiled
+/// types ([`Goto`], ...) are unit structs; a type made at run time from a goal kind
+/// ([`crate::dynamic::KindAction`]) carries its names and lends its fields to decoding.
+pub trait ActionType: Send + 'static {
     /// The goal.
     type Goal: Message + Clone + Bounded + Send + std::fmt::Debug + 'static;
     /// The result.
-    type Result: Message + Clone + Default + Send + 'static;
+    type Result: Message + Clone + Send + 'static;
     /// The feedback.
     type Feedback: Message + Clone + Send + 'static;
+    /// The package (`skipper_msgs`).
+    fn package(&self) -> &str;
+    /// The action (`Goto`).
+    fn name(&self) -> &str;
+    /// The result of a goal that ended without its target ending it.
+    fn ending_result(&self, how: Ending) -> Self::Result;
+    /// Run `f`, which decodes this type's messages (run-time types are read inside it).
+    fn decoding<R>(&self, f: impl FnOnce() -> R) -> R {
+        f()
+    }
+    /// The types an action client of it has, with their hashes, when known: a client
+    /// that announces other hashes is refused ([`crate::reply::Peers::check_client`]).
+    fn client_types(&self) -> &[ClientType] {
+        &[]
+    }
 }
 
 macro_rules! action_type {
     ($($t:ident => $name:literal: $g:ty, $r:ty, $f:ty);* $(;)?) => {$(
-        #[doc = concat!("`skipper_msgs/action/", $name, "`.")]
-        #[derive(Debug, Clone, Copy)]
+        #[doc = concat!("`skipper_msgs/action/", $name, "`, compiled.")]
+        #[derive(Debug, Clone, Copy, PartialEq, Default)]
         pub struct $t;
         impl ActionType for $t {
-            const PACKAGE: &'static str = "skipper_msgs";
-            const NAME: &'static str = $name;
             type Goal = $g;
             type Result = $r;
             type Feedback = $f;
+            fn package(&self) -> &str {
+                "skipper_msgs"
+            }
+            fn name(&self) -> &str {
+                $name
+            }
+            fn ending_result(&self, _: Ending) -> $r {
+                <$r>::default()
+            }
         }
     )*};
 }
@@ -108,6 +129,13 @@ pub enum Progress<A: ActionType> {
 /// What a goal does on the robot: one of a controller's goal kinds, bound to a robot.
 /// The transport calls it from its own thread.
 pub trait GoalTarget<A: ActionType>: Send {
+    /// Whether `goal` may be accepted at all (`Err`: rejected with the reason, before
+    /// it is accepted): what the type's bounds cannot say (a frame this robot does not
+    /// have).
+    fn admit(&self, goal: &A::Goal) -> Result<(), String> {
+        let _ = goal;
+        Ok(())
+    }
     /// Take up `goal` (it replaces any goal of this target still running: the robot
     /// turns to the new one without stopping). `Err` with a reason if it cannot.
     fn start(&mut self, goal: &A::Goal) -> Result<u64, String>;
@@ -146,6 +174,7 @@ pub enum ServerEvent {
 
 /// One action served on the ROS 2 graph under the single-goal policy.
 pub struct GoalServer<A: ActionType> {
+    ty: A,
     server: RawServer<A>,
     target: Box<dyn GoalTarget<A>>,
     goals: Vec<Tracked<A>>,
@@ -156,9 +185,11 @@ pub struct GoalServer<A: ActionType> {
 }
 
 impl<A: ActionType> GoalServer<A> {
-    /// Serve `target` through `server` (made by [`crate::node::Ros2Node::action_server`]).
-    pub fn new(server: RawServer<A>, target: Box<dyn GoalTarget<A>>) -> Self {
+    /// Serve `target` as action `ty` through `server` (made by
+    /// [`crate::node::Ros2Node::action_server`]).
+    pub fn new(ty: A, server: RawServer<A>, target: Box<dyn GoalTarget<A>>) -> Self {
         Self {
+            ty,
             server,
             target,
             goals: Vec::new(),
@@ -217,7 +248,7 @@ impl<A: ActionType> GoalServer<A> {
         if dropped > 0 {
             self.events.push(ServerEvent::Unanswered(format!(
                 "{dropped} {} answer(s) dropped: the client's reader was not discovered within {:?}",
-                A::NAME,
+                self.ty.name(),
                 crate::reply::HOLD_MAX
             )));
         }
@@ -233,7 +264,8 @@ impl<A: ActionType> GoalServer<A> {
             if let Some(id) = self.goals[i].target_id {
                 self.target.end(id);
             }
-            self.finish(i, GoalStatusEnum::Aborted, A::Result::default());
+            let r = self.ty.ending_result(Ending::RunEnded);
+            self.finish(i, GoalStatusEnum::Aborted, r);
             self.events
                 .push(ServerEvent::Aborted("the run ended".into()));
         }
@@ -244,7 +276,8 @@ impl<A: ActionType> GoalServer<A> {
 
     fn take_goals(&mut self) {
         loop {
-            match self.server.receive_goal() {
+            let (ty, server) = (&self.ty, &self.server);
+            match ty.decoding(|| server.receive_goal()) {
                 Ok(Some((req, goal))) => self.on_goal(req, goal.goal_id, goal.goal),
                 Ok(None) => break,
                 Err(e) => self.events.push(ServerEvent::Malformed(e.to_string())),
@@ -254,11 +287,15 @@ impl<A: ActionType> GoalServer<A> {
 
     fn on_goal(&mut self, req: RmwRequestId, goal_id: GoalId, goal: A::Goal) {
         let stamp = now_stamp();
-        if let Err(why) = goal.check() {
+        let refused = goal
+            .check()
+            .and_then(|()| self.target.admit(&goal))
+            .and_then(|()| self.same_type(&req));
+        if let Err(why) = refused {
             self.reply_goal(req, false, stamp);
             self.events.push(ServerEvent::Rejected(format!(
                 "{} goal rejected: {why}",
-                A::NAME
+                self.ty.name()
             )));
             return;
         }
@@ -272,10 +309,11 @@ impl<A: ActionType> GoalServer<A> {
         // the newer goal preempts the active one: ABORTED, and the target turns to the
         // new goal without stopping the robot
         if let Some(old) = self.active.take() {
-            self.finish(old, GoalStatusEnum::Aborted, A::Result::default());
+            let r = self.ty.ending_result(Ending::Preempted);
+            self.finish(old, GoalStatusEnum::Aborted, r);
             self.events.push(ServerEvent::Aborted(format!(
                 "{} goal {:?} preempted by a newer goal",
-                A::NAME,
+                self.ty.name(),
                 self.goals[old].info.goal_id
             )));
         }
@@ -283,7 +321,7 @@ impl<A: ActionType> GoalServer<A> {
             info: GoalInfo { goal_id, stamp },
             status: GoalStatusEnum::Executing,
             target_id: None,
-            result: A::Result::default(),
+            result: self.ty.ending_result(Ending::Refused),
             waiting: Vec::new(),
             finished: None,
         });
@@ -296,13 +334,31 @@ impl<A: ActionType> GoalServer<A> {
                 self.follow(i);
             }
             Err(why) => {
-                self.finish(i, GoalStatusEnum::Aborted, A::Result::default());
+                let r = self.ty.ending_result(Ending::Refused);
+                self.finish(i, GoalStatusEnum::Aborted, r);
                 self.events.push(ServerEvent::Aborted(format!(
                     "{} goal aborted: {why}",
-                    A::NAME
+                    self.ty.name()
                 )));
             }
         }
+    }
+
+    /// `Err` if the client announced other type hashes than this type's (its interface
+    /// package was built from other fields).
+    fn same_type(&mut self, req: &RmwRequestId) -> Result<(), String> {
+        let types = self.ty.client_types();
+        if types.is_empty() {
+            return Ok(());
+        }
+        let action = self.server.name().to_string();
+        self.outbox
+            .check_client(req, &action, types)
+            .map_err(|why| {
+                format!(
+                    "{why}: the client's interface package was built from other fields than this goal kind's; build it again from the kind (skipper interfaces)"
+                )
+            })
     }
 
     fn reply_goal(&mut self, req: RmwRequestId, accepted: bool, stamp: RosTime) {
@@ -329,7 +385,7 @@ impl<A: ActionType> GoalServer<A> {
             Progress::Aborted(r, why) => {
                 self.events.push(ServerEvent::Aborted(format!(
                     "{} goal aborted: {why}",
-                    A::NAME
+                    self.ty.name()
                 )));
                 self.end_active(i, GoalStatusEnum::Aborted, r)
             }
@@ -431,7 +487,7 @@ impl<A: ActionType> GoalServer<A> {
                         }
                         None => GetResultResponse {
                             status: GoalStatusEnum::Unknown,
-                            result: A::Result::default(),
+                            result: self.ty.ending_result(Ending::Refused),
                         },
                     };
                     self.outbox

@@ -1,5 +1,6 @@
 //! Decoding what Skipper receives, with bounds: every message type a Skipper node reads
-//! (velocity commands, goal poses, action goal/cancel/result requests) is decoded from
+//! (velocity commands, goal poses, action goal/cancel/result requests; the goals of
+//! run-time types in [`crate::dynamic::decode_shaped`]) is decoded from
 //! CDR the way the node's readers decode it ([`decode`], the fuzz target's entry), and
 //! checked against [`Bounded`] limits before it reaches a robot. A sample that does not
 //! decode, or breaks a limit, is counted ([`Dropped`]) and dropped, never a panic.
@@ -7,6 +8,7 @@
 use crate::action::ActionType;
 use crate::msg::geometry::{PoseStamped, Twist, TwistStamped};
 use crate::msg::skipper::{GotoGoal, RunMissionGoal, RunOptionGoal};
+use crate::nav2::NavigateToPoseGoal;
 use ros2_client::action::{CancelGoalRequest, GoalInfo};
 use ros2_client::dds::rustdds::cdr_encoding;
 use serde::de::DeserializeOwned;
@@ -184,6 +186,7 @@ pub const RECEIVED: &[&str] = &[
     "skipper_msgs/action/RunMission_SendGoal_Request",
     "action_msgs/srv/CancelGoal_Request",
     "skipper_msgs/action/*_GetResult_Request",
+    "nav2_msgs/action/NavigateToPose_SendGoal_Request",
 ];
 
 /// A goal request of action `A` (goal id, then the goal).
@@ -229,8 +232,16 @@ pub fn decode_received(k: usize, sample: &[u8]) -> Result<(), DecodeError> {
         4 => decode::<SendGoal<RunOptionGoal>>(sample).map(drop),
         5 => decode::<SendGoal<RunMissionGoal>>(sample).map(drop),
         6 => decode::<Fixed<CancelInfo>>(sample).map(drop),
-        _ => decode::<Fixed<[u8; 16]>>(sample).map(drop),
+        7 => decode::<Fixed<[u8; 16]>>(sample).map(drop),
+        _ => decode_goal_request::<NavigateToPoseGoal>(sample),
     }
+}
+
+/// Decode `sample` as a goal request (goal id, then the goal `G`), with bounds.
+pub fn decode_goal_request<G: DeserializeOwned + Bounded>(
+    sample: &[u8],
+) -> Result<(), DecodeError> {
+    decode::<SendGoal<G>>(sample).map(drop)
 }
 
 /// The goal a cancel request names (ros2-client keeps its fields private: they are read

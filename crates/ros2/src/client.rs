@@ -74,10 +74,12 @@ pub enum Event<F> {
     Canceling(bool),
 }
 
-/// Send `goal` to `server` and follow it to its end. `stop` (Ctrl-C) or `timeout`
-/// cancels it.
+/// Send `goal` of action `ty` to `server` and follow it to its end. `stop` (Ctrl-C) or
+/// `timeout` cancels it.
+#[allow(clippy::too_many_arguments)]
 pub fn send<A: ActionType>(
     node: &mut Ros2Node,
+    ty: &A,
     server: &str,
     goal: A::Goal,
     wait: Duration,
@@ -99,7 +101,7 @@ pub fn send<A: ActionType>(
         .create_action_client::<A::Goal, A::Result, A::Feedback>(
             ServiceMapping::Enhanced,
             &name,
-            &ActionTypeName::new(A::PACKAGE, A::NAME),
+            &ActionTypeName::new(ty.package(), ty.name()),
             qos,
         )
         .map_err(|e| Ros2Error::create(format!("action client {server}"), e))?;
@@ -154,10 +156,10 @@ pub fn send<A: ActionType>(
     let start = Instant::now();
     let mut canceled: Option<Instant> = None;
     loop {
-        while let Ok(Some(f)) = client.receive_feedback(goal_id) {
+        while let Ok(Some(f)) = ty.decoding(|| client.receive_feedback(goal_id)) {
             on(Event::Feedback(f));
         }
-        if let Ok(Some((status, result))) = client.receive_result(result_req) {
+        if let Ok(Some((status, result))) = ty.decoding(|| client.receive_result(result_req)) {
             return Ok(Ending::Done(status, result));
         }
         let timed_out = timeout.is_some_and(|t| start.elapsed() >= t);

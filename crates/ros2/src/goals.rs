@@ -1,14 +1,13 @@
-//! A controller's goal kinds (`skipper_core::goals`) served as ROS 2 actions: a
-//! [`KindTarget`] sends goals of one kind through the robot's [`GoalPort`] and follows
-//! them by its updates. Goals, feedback and results cross as records converted field by
-//! field (by name) to and from the action's messages, so the transport knows no engine;
-//! a kind is served when the interface package has its action (`skipper_msgs/<type>`:
-//! Goto, RunOption, RunMission), see [`serve_kind`].
+//! A controller's goal kinds (`skipper_core::goals`) served as ROS 2 actions: each kind
+//! is the action its type names, made at run time from its fields
+//! ([`crate::dynamic::KindAction`]), and a [`KindTarget`] sends its goals through the
+//! robot's [`GoalPort`] and follows them by their updates. Goals, feedback and results
+//! cross as the goal layer's records, so the transport knows no engine and no kind: a
+//! kind added to a controller is served with no change here.
 
-use crate::action::{ActionType, GoalTarget, Goto, Progress, RunMission, RunOption};
-use serde::de::DeserializeOwned;
-use serde::Serialize;
-use skipper_core::goals::{GoalKind, GoalPort, GoalState, Record};
+use crate::action::{GoalTarget, Progress};
+use crate::dynamic::{conform, DynMsg, GoalPart, KindAction};
+use skipper_core::goals::{Ending, GoalKind, GoalPort, GoalState, Record};
 use std::sync::Arc;
 
 /// Goals of one kind on one robot.
@@ -23,43 +22,41 @@ impl KindTarget {
     pub fn new(port: Arc<dyn GoalPort>, kind: &'static GoalKind) -> Self {
         Self { port, kind, seq: 0 }
     }
+
+    fn result<P: crate::dynamic::Part>(&self, r: Option<&Record>, how: Ending) -> DynMsg<P> {
+        let schema = P::schema(self.kind);
+        DynMsg::new(match r {
+            Some(r) => conform(r, schema),
+            None => self.kind.ending_result(how),
+        })
+    }
 }
 
-fn to_msg<T: DeserializeOwned + Default>(r: Option<&Record>) -> T {
-    r.and_then(|r| serde_json::from_value(r.to_json()).ok())
-        .unwrap_or_default()
-}
-
-impl<A: ActionType> GoalTarget<A> for KindTarget
-where
-    A::Goal: Serialize,
-    A::Feedback: DeserializeOwned + Default,
-{
-    fn start(&mut self, goal: &A::Goal) -> Result<u64, String> {
-        let json = serde_json::to_value(goal).map_err(|e| e.to_string())?;
-        let record = Record::from_json(self.kind.goal, &json).map_err(|e| e.to_string())?;
+impl GoalTarget<KindAction> for KindTarget {
+    fn start(&mut self, goal: &DynMsg<GoalPart>) -> Result<u64, String> {
         self.seq = 0;
         self.port
-            .send(self.kind.name, record)
+            .send(self.kind.name, goal.record().clone())
             .map_err(|e| e.to_string())
     }
-    fn poll(&mut self, id: u64) -> Progress<A> {
+    fn poll(&mut self, id: u64) -> Progress<KindAction> {
         let Some(u) = self.port.update(id) else {
-            return Progress::Aborted(A::Result::default(), "the goal was forgotten".into());
+            let r = self.result(None, Ending::RunEnded);
+            return Progress::Aborted(r, "the goal was forgotten".into());
         };
-        let result = || to_msg::<A::Result>(u.result.as_ref());
+        let r = u.result.as_ref();
         match u.state {
             GoalState::Pending => Progress::Pending,
             GoalState::Active if u.seq != self.seq && u.feedback.is_some() => {
                 self.seq = u.seq;
-                Progress::Active(Some(to_msg(u.feedback.as_ref())))
+                let f = u.feedback.as_ref().map(|f| conform(f, self.kind.feedback));
+                Progress::Active(f.map(DynMsg::new))
             }
             GoalState::Active => Progress::Active(None),
-            GoalState::Succeeded => Progress::Succeeded(result()),
-            GoalState::Canceled => Progress::Canceled(result()),
-            GoalState::Aborted | GoalState::Preempted => {
-                Progress::Aborted(result(), u.text.clone())
-            }
+            GoalState::Succeeded => Progress::Succeeded(self.result(r, Ending::Refused)),
+            GoalState::Canceled => Progress::Canceled(self.result(r, Ending::Canceled)),
+            GoalState::Aborted => Progress::Aborted(self.result(r, Ending::Refused), u.text),
+            GoalState::Preempted => Progress::Aborted(self.result(r, Ending::Preempted), u.text),
         }
     }
     fn cancel(&mut self, id: u64) {
@@ -67,43 +64,22 @@ where
     }
 }
 
-/// What a robot's node does with a goal kind: serve it as action `A` (made by
-/// `serve::<A>`), or say why it cannot.
-pub trait KindServer {
-    /// Serve `kind` on `name` as action `A`.
-    fn serve<A: ActionType>(
-        &mut self,
-        name: &str,
-        target: KindTarget,
-    ) -> Result<(), crate::Ros2Error>
-    where
-        A::Goal: Serialize,
-        A::Feedback: DeserializeOwned + Default;
-}
-
-/// The action of the interface package a kind's type names (`skipper_msgs/Goto`:
-/// `Goto`), if it is one of the package's.
-pub fn interface_action(kind: &GoalKind) -> Option<&'static str> {
-    let a = kind.type_name.strip_prefix("skipper_msgs/")?;
-    ["Goto", "RunOption", "RunMission"]
+/// The kinds of `port` as actions, each with its name on the robot (`NS/<kind>`);
+/// a kind whose names are not a ROS 2 interface's is `Err` with the reason.
+pub fn actions(
+    port: &dyn GoalPort,
+    ns: &str,
+) -> Vec<(String, &'static GoalKind, Result<KindAction, String>)> {
+    port.kinds()
         .into_iter()
-        .find(|&k| k == a)
+        .map(|k| (format!("{ns}/{}", k.name), k, KindAction::of(k)))
+        .collect()
 }
 
-/// Serve `kind` of `port` on `name` with the interface package's action of its type;
-/// `Ok(false)` if the package has no action of that type.
-pub fn serve_kind(
-    server: &mut impl KindServer,
-    name: &str,
-    port: Arc<dyn GoalPort>,
-    kind: &'static GoalKind,
-) -> Result<bool, crate::Ros2Error> {
-    let t = KindTarget::new(port, kind);
-    match interface_action(kind) {
-        Some("Goto") => server.serve::<Goto>(name, t)?,
-        Some("RunOption") => server.serve::<RunOption>(name, t)?,
-        Some("RunMission") => server.serve::<RunMission>(name, t)?,
-        _ => return Ok(false),
-    }
-    Ok(true)
+/// The goto kind of a robot (type `skipper_msgs/Goto`), if its controller takes goto
+/// goals: what `goal_pose` and nav2's `navigate_to_pose` send.
+pub fn goto_kind(port: &dyn GoalPort) -> Option<&'static GoalKind> {
+    port.kinds()
+        .into_iter()
+        .find(|k| k.type_name == "skipper_msgs/Goto")
 }

@@ -8,6 +8,10 @@
 //! - [`msg`]: the messages, as CDR-encodable structs;
 //! - [`cdr`]: bounded decoding of everything a node receives (fuzzed);
 //! - [`action`]: goals as ROS 2 actions under the SimpleActionServer policy;
+//! - [`dynamic`]: a goal kind's action, its types made at run time from its fields;
+//! - [`typedesc`]: ROS 2 type descriptions and their RIHS01 hashes (with [`sha256`]);
+//! - [`interfaces`]: the interface packages of goal kinds (`skipper interfaces --ros2`);
+//! - [`nav2`]: nav2's `NavigateToPose` on a robot's goto goals;
 //! - [`client`]: an action client; [`send`]: `skipper action send --ros2` (one goal
 //!   from command-line arguments, reported as YAML);
 //! - [`io`]: the reading thread (subscriptions and action services);
@@ -29,12 +33,15 @@ pub mod action;
 pub mod args;
 pub mod cdr;
 pub mod client;
+pub mod dynamic;
 pub mod error;
 pub mod goals;
+pub mod interfaces;
 pub mod io;
 pub mod link;
 pub mod msg;
 pub mod names;
+pub mod nav2;
 pub mod node;
 pub mod outlet;
 pub mod qos;
@@ -42,6 +49,8 @@ pub mod reply;
 pub mod robot;
 pub mod sample;
 pub mod send;
+pub mod sha256;
+pub mod typedesc;
 pub mod yaml;
 
 pub use error::Ros2Error;

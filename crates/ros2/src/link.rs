@@ -1,24 +1,25 @@
 //! `skipper run --ros2`: the run's ROS 2 node and its robots. [`Ros2Link::start`] joins
 //! the domain (with the run's parameters); [`Ros2Link::serve`] binds the robots — every
-//! goal kind their controllers declare as an action ([`crate::goals`]), `cmd_vel` and
-//! `goal_pose` into their goal port and velocity inbox, their topics ([`crate::robot`])
-//! — and returns the observer that publishes every cycle and ends the node's reading
-//! thread (aborting running goals) when the run ends.
+//! goal kind their controllers declare as an action of a type made from the kind
+//! ([`crate::goals`]), a ground robot's goto also as nav2's `navigate_to_pose`
+//! ([`crate::nav2`]), `cmd_vel` and `goal_pose` into their goal port and velocity inbox,
+//! their topics ([`crate::robot`]) — and returns the observer that publishes every cycle
+//! and ends the node's reading thread (aborting running goals) when the run ends.
 
-use crate::action::{ActionType, GoalServer};
+use crate::action::{ActionType, GoalServer, GoalTarget};
 use crate::args::{ParamValue, RosArgs};
 use crate::cdr::Dropped;
 use crate::error::Ros2Error;
-use crate::goals::{serve_kind, KindServer, KindTarget};
+use crate::goals::{actions, goto_kind, KindTarget};
 use crate::io::{Handler, Inbox, IoLoop, ServerHandler};
 use crate::msg::geometry::{PoseStamped, Twist, TwistStamped};
+use crate::msg::std::Time;
+use crate::nav2::{LatestPose, Navigate, NavigateToPose, PoseFix};
 use crate::node::{Discovery, Logger, NodeConfig, Ros2Node};
 use crate::qos;
 use crate::robot::{AuvTopics, GroundTopics, SharedTopics};
 use crate::sample::{AuvReader, GroundReader};
 use ros2_client::ParameterValue;
-use serde::de::DeserializeOwned;
-use serde::Serialize;
 use skipper_core::goals::{GoalPort, Record};
 use skipper_core::runner::CycleView;
 use skipper_core::velocity::{VelocityCommand, VelocityInbox};
@@ -153,11 +154,7 @@ impl Ros2Link {
 
     /// `NS/goal_pose` (what rviz2's goal tool publishes): a `goto` to its position.
     fn goal_pose(&mut self, ns: &str, port: Arc<dyn GoalPort>) -> Result<(), Ros2Error> {
-        let Some(kind) = port
-            .kinds()
-            .into_iter()
-            .find(|k| crate::goals::interface_action(k) == Some("Goto"))
-        else {
+        let Some(kind) = goto_kind(&*port) else {
             return Ok(());
         };
         let log = self.log.clone();
@@ -186,13 +183,19 @@ impl Ros2Link {
                 continue;
             };
             let ns = ros_name(&v.info().name);
-            for kind in r.goals.kinds() {
-                let name = format!("{ns}/{}", kind.name);
-                if !serve_kind(&mut self, &name, r.goals.clone(), kind)? {
-                    self.log.warn(&format!(
-                        "{name}: no ROS 2 action for goal type {}",
-                        kind.type_name
-                    ));
+            for (name, kind, action) in actions(&*r.goals, &ns) {
+                match action {
+                    Ok(a) => {
+                        self.log.info(&format!(
+                            "{}: action {} (type hash {})",
+                            self.node.resolve(&name),
+                            a.type_name(),
+                            a.hashes().action
+                        ));
+                        let target = KindTarget::new(r.goals.clone(), kind);
+                        self.serve_action(&name, a, target)?;
+                    }
+                    Err(why) => self.log.warn(&format!("{name}: not served: {why}")),
                 }
             }
             self.goal_pose(&ns, r.goals.clone())?;
@@ -201,7 +204,12 @@ impl Ros2Link {
                 VehicleKind::Ground => {
                     let t = GroundTopics::advertise(&mut self.node, &ns, &ns, v.sensors())?;
                     shared.add_static(t.static_transforms());
-                    Published::Ground(Box::new(t), None)
+                    let pose = LatestPose::default();
+                    if let Some(goto) = goto_kind(&*r.goals) {
+                        let nav = Navigate::new(r.goals.clone(), goto, &ns, pose.clone());
+                        self.serve_action(&format!("{ns}/navigate_to_pose"), NavigateToPose, nav)?;
+                    }
+                    Published::Ground(Box::new(t), None, pose)
                 }
                 VehicleKind::Auv => Published::Auv(
                     Box::new(AuvTopics::advertise(&mut self.node, &ns, &ns)?),
@@ -223,16 +231,17 @@ impl Ros2Link {
     }
 }
 
-impl KindServer for Ros2Link {
-    fn serve<A: ActionType>(&mut self, name: &str, target: KindTarget) -> Result<(), Ros2Error>
-    where
-        A::Goal: Serialize,
-        A::Feedback: DeserializeOwned + Default,
-    {
-        let server = self.node.action_server::<A>(name)?;
+impl Ros2Link {
+    /// Serve action `ty` on `name` for `target`.
+    fn serve_action<A: ActionType>(
+        &mut self,
+        name: &str,
+        ty: A,
+        target: impl GoalTarget<A> + 'static,
+    ) -> Result<(), Ros2Error> {
+        let server = self.node.action_server(name, &ty)?;
         self.handlers.push(Box::new(ServerHandler::new(
-            GoalServer::<A>::new(server, Box::new(target))
-                .answer_after_discovery(self.node.peers()),
+            GoalServer::new(ty, server, Box::new(target)).answer_after_discovery(self.node.peers()),
             self.dropped.clone(),
             Some(self.log.clone()),
         )));
@@ -240,9 +249,10 @@ impl KindServer for Ros2Link {
     }
 }
 
-/// What a robot publishes, its signals bound at the first cycle.
+/// What a robot publishes, its signals bound at the first cycle; a ground robot's
+/// latest pose for `navigate_to_pose`'s feedback.
 enum Published {
-    Ground(Box<GroundTopics>, Option<GroundReader>),
+    Ground(Box<GroundTopics>, Option<GroundReader>, LatestPose),
     Auv(Box<AuvTopics>, Option<AuvReader>, (f64, f64)),
 }
 
@@ -260,10 +270,19 @@ impl Observer for Ros2Observer {
         for (i, r) in &mut self.robots {
             let Some(s) = v.signals.get(*i) else { continue };
             let tf = match r {
-                Published::Ground(t, ids) => ids
+                Published::Ground(t, ids, pose) => ids
                     .get_or_insert_with(|| GroundReader::bind(s))
                     .read(s, v.now)
-                    .map(|sample| t.publish(&sample)),
+                    .map(|sample| {
+                        pose.set(PoseFix {
+                            stamp: Time::from_duration(sample.stamp),
+                            x: sample.x,
+                            y: sample.y,
+                            yaw: sample.yaw,
+                            speed: sample.linear,
+                        });
+                        t.publish(&sample)
+                    }),
                 Published::Auv(t, ids, origin) => ids
                     .get_or_insert_with(|| AuvReader::bind(s, *origin))
                     .read(s, v.now)

@@ -249,17 +249,18 @@ impl Ros2Node {
             .map_err(|e| Ros2Error::create(what, e))
     }
 
-    /// The services and topics of action `A` on `name` (Enhanced service mapping).
+    /// The services and topics of action `ty` on `name` (Enhanced service mapping).
     pub fn action_server<A: ActionType>(
         &mut self,
         name: &str,
+        ty: &A,
     ) -> Result<crate::action::RawServer<A>, Ros2Error> {
         let n = self.name(name)?;
         self.node
             .create_action_server(
                 ServiceMapping::Enhanced,
                 &n,
-                &ActionTypeName::new(A::PACKAGE, A::NAME),
+                &ActionTypeName::new(ty.package(), ty.name()),
                 qos::action(),
             )
             .map_err(|e| Ros2Error::create(format!("action server {}", self.resolve(name)), e))

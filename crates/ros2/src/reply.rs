@@ -11,13 +11,18 @@
 //! reader this participant's discovery does not know yet is held and sent as soon as it
 //! does (checked whenever the server is served or ticked), or dropped after [`HOLD_MAX`]
 //! (the client is gone). Requests that name no reader (other DDS clients) are answered
-//! at once, as before.
+//! at once.
+//!
+//! The same discovery data gives the type hash each of a client's endpoints announces
+//! (rmw puts `typehash=RIHS01_...;` in their USER_DATA): [`Outbox::check_client`]
+//! compares them with the server's own ([`ClientType`]), so that a server can refuse a
+//! client built from other definitions of its type.
 
 use crate::action::{ActionType, RawServer};
 use ros2_client::action::{CancelGoalResponse, GetResultResponse, SendGoalResponse};
 use ros2_client::dds::rustdds::{DomainParticipant, GUID};
 use ros2_client::RmwRequestId;
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::time::{Duration, Instant};
 
 /// How long an answer waits for its client's reader to be discovered.
@@ -25,10 +30,26 @@ pub const HOLD_MAX: Duration = Duration::from_secs(10);
 /// Known readers kept before the set starts again (it refills from discovery).
 const KNOWN_MAX: usize = 4096;
 
-/// The readers this node's DDS participant has discovered.
+/// One endpoint an action client has, and the type hash it should announce.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ClientType {
+    /// the DDS topic after the action's name (`/_action/send_goalRequest`), with its
+    /// prefix before the name (`rq`)
+    pub topic: (&'static str, &'static str),
+    /// whether the client writes it (requests) or reads it (replies, feedback)
+    pub writer: bool,
+    /// the type (`pkg/action/Name_SendGoal_Request`)
+    pub type_name: String,
+    /// its RIHS01 hash
+    pub hash: String,
+}
+
+/// The readers this node's DDS participant has discovered, and what was found of each
+/// client's types.
 pub struct Peers {
     participant: DomainParticipant,
     known: HashSet<GUID>,
+    clients: HashMap<[u8; 12], Result<(), String>>,
 }
 
 impl Peers {
@@ -37,6 +58,7 @@ impl Peers {
         Self {
             participant,
             known: HashSet::new(),
+            clients: HashMap::new(),
         }
     }
 
@@ -59,6 +81,70 @@ impl Peers {
         }
         found
     }
+
+    /// Whether the client of participant `prefix` (its GUID prefix) announced the hashes
+    /// `types` of action `action` (`/robot1/goto`) has: `Err` names the first type that
+    /// differs.
+    /// Endpoints not discovered or that announce no hash are not held against it; the
+    /// answer is kept once its goal request writer has been seen.
+    pub fn check_client(
+        &mut self,
+        prefix: [u8; 12],
+        action: &str,
+        types: &[ClientType],
+    ) -> Result<(), String> {
+        if let Some(r) = self.clients.get(&prefix) {
+            return r.clone();
+        }
+        let mut announced: Vec<(String, bool, Option<String>)> = Vec::new();
+        for r in self.participant.discovered_readers() {
+            if prefix_of(r.reader_proxy.remote_reader_guid) == prefix {
+                let hash = crate::typedesc::hash_in_user_data(&r.user_data).map(String::from);
+                announced.push((r.subscription_topic_data.topic_name().clone(), false, hash));
+            }
+        }
+        for w in self.participant.discovered_writers() {
+            if prefix_of(w.writer_proxy.remote_writer_guid) == prefix {
+                let hash = crate::typedesc::hash_in_user_data(&w.user_data).map(String::from);
+                announced.push((w.publication_topic_data.topic_name.clone(), true, hash));
+            }
+        }
+        let mut seen_request = false;
+        let mut verdict = Ok(());
+        for t in types {
+            let topic = format!("{}{action}{}", t.topic.0, t.topic.1);
+            for (_, _, hash) in announced
+                .iter()
+                .filter(|(n, w, _)| *n == topic && *w == t.writer)
+            {
+                seen_request |= t.writer;
+                match hash {
+                    Some(h) if *h != t.hash && verdict.is_ok() => {
+                        verdict = Err(format!(
+                            "the client's {} has type hash {h}, this server's {}",
+                            t.type_name, t.hash
+                        ))
+                    }
+                    _ => {}
+                }
+            }
+        }
+        if seen_request {
+            if self.clients.len() >= KNOWN_MAX {
+                self.clients.clear();
+            }
+            self.clients.insert(prefix, verdict.clone());
+        }
+        verdict
+    }
+}
+
+/// The participant part of an endpoint's GUID (its first 12 bytes).
+fn prefix_of(guid: GUID) -> [u8; 12] {
+    let b = guid.to_bytes();
+    let mut p = [0u8; 12];
+    p.copy_from_slice(&b[..12]);
+    p
 }
 
 /// One answer.
@@ -122,6 +208,22 @@ impl<A: ActionType> Outbox<A> {
             }
         }
         dropped
+    }
+
+    /// Whether the client of `req` announced the type hashes `types` of action `action`
+    /// ([`Peers::check_client`]); `Ok` when it cannot tell.
+    pub fn check_client(
+        &mut self,
+        req: &RmwRequestId,
+        action: &str,
+        types: &[ClientType],
+    ) -> Result<(), String> {
+        match (&mut self.peers, response_reader(req)) {
+            (Some(p), Some(reader)) if !types.is_empty() => {
+                p.check_client(prefix_of(reader), action, types)
+            }
+            _ => Ok(()),
+        }
     }
 
     fn can_receive(&mut self, req: &RmwRequestId) -> bool {

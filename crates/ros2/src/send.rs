@@ -99,10 +99,10 @@ pub fn send(
         stop,
     };
     match ty.as_str() {
-        "skipper_msgs/Goto" => s.go::<Goto>(&mut node, goal(&ty, req.fields)?, report),
-        "skipper_msgs/RunOption" => s.go::<RunOption>(&mut node, goal(&ty, req.fields)?, report),
+        "skipper_msgs/Goto" => s.go(&mut node, Goto, goal(&ty, req.fields)?, report),
+        "skipper_msgs/RunOption" => s.go(&mut node, RunOption, goal(&ty, req.fields)?, report),
         "skipper_msgs/RunMission" => {
-            s.go::<RunMission>(&mut node, goal(&ty, req.fields)?, report)
+            s.go(&mut node, RunMission, goal(&ty, req.fields)?, report)
         }
         other => Err(Ros2Error::Failed(format!(
             "{server} serves {other}, which this client does not know over ROS 2 (it knows skipper_msgs/Goto, RunOption, RunMission)"
@@ -144,12 +144,14 @@ impl Sent<'_> {
     fn go<A: ActionType>(
         &self,
         node: &mut Ros2Node,
+        ty: A,
         goal: A::Goal,
         mut report: impl FnMut(Report),
     ) -> Result<Outcome, Ros2Error> {
         report(Report::Goal(to_yaml(&goal)));
-        let ending = client::send::<A>(
+        let ending = client::send(
             node,
+            &ty,
             self.server,
             goal,
             self.req.wait,

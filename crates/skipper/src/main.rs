@@ -69,6 +69,8 @@ enum Command {
     Lsp(commands::lsp::LspArgs),
     /// Run a ROS 1 node script written for torch-ros's `ros` Lua API.
     Lua(commands::lua::LuaArgs),
+    /// Write the ROS 2 or ROS 1 interface packages of a controller's goal kinds.
+    Interfaces(commands::interfaces::InterfacesArgs),
 }
 
 fn main() -> ExitCode {
@@ -105,6 +107,7 @@ fn main() -> ExitCode {
         Command::Action(a) => commands::action::run(a),
         Command::Lsp(a) => commands::lsp::run(a),
         Command::Lua(a) => commands::lua::run(a),
+        Command::Interfaces(a) => commands::interfaces::run(a),
     };
     match result {
         Ok(code) => ExitCode::from(skipper::shutdown::exit_status(code)),

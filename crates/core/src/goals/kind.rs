@@ -98,6 +98,72 @@ impl GoalKind {
     pub fn no_result(_: &'static GoalKind, _: Ending) -> Option<Record> {
         None
     }
+
+    /// The kind as a ROS `.action` file (ROS 1 and ROS 2 read the same text): its
+    /// documentation, then its goal, result and feedback fields in order, each under its
+    /// documentation. Comments are one line of printable ASCII (other characters become
+    /// `?`), which every ROS interface generator takes.
+    pub fn action_text(&self) -> String {
+        use std::fmt::Write;
+        let mut t = String::new();
+        let _ = writeln!(t, "# {}: {}", self.name, comment_line(self.doc));
+        t.push_str("# (a goal kind Skipper serves; written by `skipper interfaces`)\n\n");
+        for (i, part) in [self.goal, self.result, self.feedback].iter().enumerate() {
+            if i > 0 {
+                t.push_str("---\n");
+            }
+            for f in part.iter() {
+                let doc = comment_line(f.doc);
+                if !doc.is_empty() {
+                    let _ = writeln!(t, "# {doc}");
+                }
+                let _ = writeln!(t, "{} {}", f.ty.ros_name(), f.name);
+            }
+        }
+        t
+    }
+}
+
+/// `text` as one comment line of printable ASCII.
+fn comment_line(text: &str) -> String {
+    text.chars()
+        .map(|c| match c {
+            ' '..='~' => c,
+            '\n' | '\r' | '\t' => ' ',
+            _ => '?',
+        })
+        .collect::<String>()
+        .trim()
+        .to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    static ADVANCE: GoalKind = GoalKind {
+        name: "advance",
+        type_name: "tutorial_msgs/Advance",
+        doc: "drive straight ahead by a distance",
+        goal: &[Field::new("distance", FieldType::Float, "how far (m)")],
+        result: &[],
+        feedback: &[Field::new(
+            "left",
+            FieldType::Float,
+            "distance left\n(m) \u{b1}",
+        )],
+        ended: GoalKind::no_result,
+    };
+
+    #[test]
+    fn a_kind_is_an_action_file_of_its_fields() {
+        assert_eq!(
+            ADVANCE.action_text(),
+            "# advance: drive straight ahead by a distance\n\
+             # (a goal kind Skipper serves; written by `skipper interfaces`)\n\n\
+             # how far (m)\nfloat64 distance\n---\n---\n# distance left (m) ?\nfloat64 left\n"
+        );
+    }
 }
 
 impl PartialEq for GoalKind {

@@ -1,6 +1,7 @@
 //! The subcommands, one module each.
 
 pub mod action;
+pub mod interfaces;
 pub mod link;
 pub mod lsp;
 pub mod lua;
