@@ -10,7 +10,8 @@
 //! - [`server`]: the HTTP server (axum) on its own thread: the page, the frame stream
 //!   (server-sent events), the control endpoint, and the token check;
 //! - [`frame`]: the frame's JSON, shared by live and replay;
-//! - [`trail`]: a robot's trail of the whole run, decimated.
+//! - [`trail`]: a robot's trail of the whole run, decimated;
+//! - [`transport`]: the live dashboard as a run's transport ([`LiveTransport`]).
 //!
 //! The dashboard listens on 127.0.0.1 unless told otherwise; another address needs
 //! `--allow-remote`, and then every request must carry a token that is printed at start.
@@ -23,8 +24,10 @@ pub mod moment;
 pub mod replay;
 pub mod server;
 pub mod trail;
+pub mod transport;
 
 use std::net::SocketAddr;
+pub use transport::LiveTransport;
 
 /// Why the dashboard cannot be served.
 #[derive(Debug, thiserror::Error)]

@@ -8,6 +8,7 @@ use crate::mailbox::Mailbox;
 use crate::pilot::{AuvLimits, AuvPilot, GroundPilot, Pilot};
 use crate::runner::GoalRunner;
 use crate::velocity::{AuvVelocity, GroundVelocity, VelocityInbox, VelocityMap, VelocityOverride};
+use crate::Endpoint;
 use skipper_core::{Controller, VehicleKind, World};
 use std::sync::Arc;
 
@@ -28,6 +29,21 @@ pub struct Bound {
     pub goals: Arc<Mailbox>,
     /// where velocity commands are put (obeyed only with [`BindOptions::velocity`])
     pub velocity: VelocityInbox,
+}
+
+impl Bound {
+    /// What every transport receives for vehicle `i` of `world`, bound here: its name,
+    /// its goals, its velocity inbox and its sensors.
+    pub fn endpoint(&self, world: &dyn World, i: usize) -> Endpoint {
+        let vehicle = world.vehicle(i);
+        Endpoint {
+            robot: i,
+            name: vehicle.map_or_else(|| format!("robot{i}"), |v| v.info().name.clone()),
+            goals: self.goals.clone(),
+            velocity: self.velocity.clone(),
+            sensors: vehicle.map(|v| v.sensors()).unwrap_or_default(),
+        }
+    }
 }
 
 /// Serve the goals of vehicle `i` of `world`, driven by `controller`.

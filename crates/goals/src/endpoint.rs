@@ -1,22 +1,28 @@
-//! What every transport receives for a robot: an [`Endpoint`] (its index, its goal port
-//! and its velocity inbox), and the name the robot takes on the robot middlewares, one
-//! rule for every transport (ROS 1 and ROS 2 alike), so a robot is `/robot1/...`
-//! whichever one a user talks to.
+//! What every transport receives for a robot: an [`Endpoint`] (its index and name, its
+//! goal port, its velocity inbox and what it carries), and the name the robot takes on
+//! the robot middlewares, one rule for every transport (ROS 1 and ROS 2 alike), so a
+//! robot is `/robot1/...` whichever one a user talks to.
 
 use crate::VelocityInbox;
 use skipper_core::goals::GoalPort;
+use skipper_core::sensors::SensorGeometry;
 use std::sync::Arc;
 
 /// One robot as every transport (ROS 1, ROS 2, the dashboard, an in-process client)
-/// receives it: where its goals go and where velocity commands from outside the run go.
+/// receives it: who it is, where its goals go, where velocity commands from outside the
+/// run go, and what it carries.
 #[derive(Clone)]
 pub struct Endpoint {
     /// the robot's index in its world
     pub robot: usize,
+    /// its name in its world (`robot1`, `tethys`)
+    pub name: String,
     /// where its goals go (the kinds its controller declares)
     pub goals: Arc<dyn GoalPort>,
     /// where velocity commands from outside the run go
     pub velocity: VelocityInbox,
+    /// its sensors, as the vehicle describes them
+    pub sensors: SensorGeometry,
 }
 
 /// A ROS name for a robot: letters, digits and `_`, starting with a letter (every other

@@ -13,7 +13,8 @@
 //! - [`bind`](mod@bind): all of it put together for one vehicle of a world, chosen by what the
 //!   vehicle is;
 //! - [`endpoint`]: what every transport receives for a robot, and the name it takes on
-//!   ROS;
+//!   ROS; [`transport`]: the seam every transport (ROS 1, ROS 2, the dashboard, yours)
+//!   plugs into;
 //! - [`wander`]: the built-in wander-and-avoid demo controller.
 //!
 //! This crate depends on skipper-core only: it knows no engine, vehicle or transport.
@@ -24,6 +25,7 @@ pub mod goto;
 pub mod mailbox;
 pub mod pilot;
 pub mod runner;
+pub mod transport;
 pub mod velocity;
 pub mod wander;
 
@@ -32,5 +34,6 @@ pub use endpoint::{ros_name, Endpoint};
 pub use goto::{Goto, GOTO};
 pub use mailbox::Mailbox;
 pub use runner::GoalRunner;
+pub use transport::{Transport, TransportError};
 pub use velocity::{VelocityCommand, VelocityInbox, VelocityOverride};
 pub use wander::Wander;

@@ -18,7 +18,7 @@ use skipper_actionlib::ros1::ActionClientBinding;
 use skipper_actionlib::{ActionClient, SimpleActionClient, StatusCode, SystemClock};
 use skipper_core::{RunConfig, Runner};
 use skipper_goals::BindOptions;
-use skipper_ros1::{Robot, RosLink};
+use skipper_ros1::RosLink;
 use skipper_ros1_wire::msg::dynamic::Value;
 use skipper_ros1_wire::testing::FakeMaster;
 use skipper_ros1_wire::{Node, NodeConfig};
@@ -37,11 +37,7 @@ pub fn run() -> (StatusCode, f64) {
     );
     // the run's node serves the robot's goal kinds under /r1
     let link = RosLink::connect(&master.uri, None).expect("the run's node");
-    let robot = Robot {
-        index: 0,
-        goals: bound.goals,
-        velocity: bound.velocity,
-    };
+    let robot = bound.endpoint(&world, 0);
     let topics = link.serve(&world, vec![robot]).expect("the robot on ROS");
     // ROS lives in wall-clock time: pace the run by it, ten times faster
     let config = RunConfig {

@@ -19,8 +19,10 @@
 //! While a [`RosLink`] lives, the process's log lines go to `/rosout`
 //! (`skipper_ros1_wire::rosout`).
 //!
-//! [`RosLink`] is the run's node; [`RosLink::serve_with`] binds the robots and returns the
-//! observer that publishes their topics and shuts their servers down when the run ends.
+//! [`RosLink`] is the run's node; [`RosLink::serve_with`] binds the robots (one
+//! [`skipper_goals::Endpoint`] each) and returns the observer that publishes their topics
+//! and shuts their servers down when the run ends. [`Ros1Transport`] is all of it as a
+//! run's [`skipper_goals::Transport`].
 //! Nothing here knows an engine or a vehicle: it binds what the goal layer declares.
 
 pub mod frames;
@@ -30,9 +32,11 @@ pub mod navigation;
 pub mod sensors;
 pub mod services;
 pub mod topics;
+pub mod transport;
 pub mod velocity;
 
 pub use frames::TimeSource;
-pub use link::{node_config, LinkError, Robot, RosLink, NODE_NAME};
+pub use link::{node_config, LinkError, RosLink, NODE_NAME};
 pub use sensors::{LaserGeometry, SensorGeometry, SonarGeometry};
 pub use skipper_goals::ros_name;
+pub use transport::Ros1Transport;

@@ -7,11 +7,9 @@ use crate::sensors::{AuvSensors, GroundSensors};
 use crate::services;
 use crate::topics::PoseTopics;
 use crate::velocity::subscribe_cmd_vel;
-use skipper_core::goals::GoalPort;
 use skipper_core::runner::CycleView;
-use skipper_core::velocity::VelocityInbox;
 use skipper_core::{Observer, RunControl, RunReport, VehicleKind, World};
-use skipper_goals::ros_name;
+use skipper_goals::{ros_name, Endpoint};
 use skipper_ros1_wire::node::Subscriber;
 use skipper_ros1_wire::{rosout, Node, NodeConfig, RosError};
 use std::net::IpAddr;
@@ -71,16 +69,6 @@ pub fn node_config(name: &str, host: Option<IpAddr>) -> Result<NodeConfig, LinkE
     Ok(config)
 }
 
-/// One robot of the run, as the transport binds it.
-pub struct Robot {
-    /// its index in the world
-    pub index: usize,
-    /// where its goals go
-    pub goals: Arc<dyn GoalPort>,
-    /// where its velocity commands go
-    pub velocity: VelocityInbox,
-}
-
 /// The run's ROS node; while it lives, the process's log lines go to its `/rosout`.
 pub struct RosLink {
     // dropped before the node: what is queued for /rosout is published first
@@ -131,7 +119,7 @@ impl RosLink {
     pub fn serve(
         &self,
         world: &dyn World,
-        robots: Vec<Robot>,
+        robots: Vec<Endpoint>,
     ) -> Result<Box<dyn Observer>, LinkError> {
         self.serve_with(world, robots, TimeSource::Simulated)
     }
@@ -144,14 +132,14 @@ impl RosLink {
     pub fn serve_with(
         &self,
         world: &dyn World,
-        robots: Vec<Robot>,
+        robots: Vec<Endpoint>,
         time: TimeSource,
     ) -> Result<Box<dyn Observer>, LinkError> {
         let origin = world.geo_origin().unwrap_or((0.0, 0.0));
         let mut shared = Shared::advertise(&self.node, time)?;
         let mut bound = Vec::new();
         for r in robots {
-            let Some(v) = world.vehicle(r.index) else {
+            let Some(v) = world.vehicle(r.robot) else {
                 continue;
             };
             // relative: the node's namespace (__ns:=, ROS_NAMESPACE) puts the robots in it
@@ -195,7 +183,7 @@ impl RosLink {
                 )?)),
             };
             bound.push(BoundRobot {
-                index: r.index,
+                index: r.robot,
                 servers,
                 _cmd_vel: subscribe_cmd_vel(&self.node, &ns, r.velocity)?,
                 _simple_goal: simple_goal,
@@ -217,14 +205,14 @@ impl RosLink {
     pub fn serve_services(
         &self,
         world: &dyn World,
-        robots: &[Robot],
+        robots: &[Endpoint],
         control: Arc<RunControl>,
     ) -> Result<Box<dyn Observer>, LinkError> {
         let served = robots
             .iter()
             .filter_map(|r| {
-                world.vehicle(r.index).map(|v| services::ServedRobot {
-                    index: r.index,
+                world.vehicle(r.robot).map(|v| services::ServedRobot {
+                    index: r.robot,
                     ns: ros_name(&v.info().name),
                     goals: r.goals.clone(),
                 })

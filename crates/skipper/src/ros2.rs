@@ -1,12 +1,12 @@
 //! The ROS 2 wiring of the binary (cargo feature `ros2`, on by default): `skipper run
-//! --ros2` binds the run's robots through `skipper_ros2::link`, `skipper action send
-//! --ros2` sends one goal with `skipper_ros2::send`. See docs/ros2.md.
+//! --ros2` is a transport that binds the run's robots through `skipper_ros2::link`,
+//! `skipper action send --ros2` sends one goal with `skipper_ros2::send`. See
+//! docs/ros2.md.
 
 use crate::commands::action::{say_block, SendArgs};
 use crate::exit::{self, Failure};
-use skipper_core::goals::GoalPort;
-use skipper_core::velocity::VelocityInbox;
 use skipper_core::{RunControl, Runner};
+use skipper_goals::{Endpoint, Transport, TransportError};
 use skipper_ros2::link::{Robot, Ros2Link};
 use skipper_ros2::Ros2Error;
 use std::net::IpAddr;
@@ -20,33 +20,55 @@ fn failure(e: Ros2Error) -> Failure {
     }
 }
 
-/// `skipper run --ros2`: serve `robots` (index, goals, velocity inbox) of `runner`'s
-/// world on ROS 2.
-pub fn attach(
-    runner: &mut Runner,
-    robots: Vec<(usize, Arc<dyn GoalPort>, VelocityInbox)>,
-    ros_args: &[String],
+/// `skipper run --ros2` as a transport: the node joins with `ros_args` (and discovers
+/// on `host`'s network too, if given) when the run attaches it.
+pub fn transport(ros_args: &[String], host: Option<IpAddr>) -> Box<dyn Transport> {
+    Box::new(Ros2Transport {
+        ros_args: ros_args.to_vec(),
+        host,
+    })
+}
+
+/// The ROS 2 transport of a run.
+struct Ros2Transport {
+    ros_args: Vec<String>,
     host: Option<IpAddr>,
-    rate: f64,
-) -> Result<(), Failure> {
-    let control: Arc<RunControl> = runner.control();
-    let names: Vec<String> = (0..runner.world().len())
-        .filter_map(|i| runner.world().vehicle(i).map(|v| v.info().name.clone()))
-        .collect();
-    let link = Ros2Link::start(ros_args, host, &names, rate, control).map_err(failure)?;
-    let robots = robots
-        .into_iter()
-        .map(|(index, goals, velocity)| Robot {
-            index,
-            goals,
-            velocity,
-        })
-        .collect();
-    let observer = link
-        .serve(runner.world(), robots)
-        .map_err(failure)?;
-    runner.add_observer(observer);
-    Ok(())
+}
+
+impl Transport for Ros2Transport {
+    fn sends_velocity(&self) -> bool {
+        true
+    }
+
+    fn attach(&mut self, runner: &mut Runner, robots: &[Endpoint]) -> Result<(), TransportError> {
+        let control: Arc<RunControl> = runner.control();
+        let names: Vec<String> = (0..runner.world().len())
+            .filter_map(|i| runner.world().vehicle(i).map(|v| v.info().name.clone()))
+            .collect();
+        let rate = 1.0 / runner.config().period.as_secs_f64();
+        let link = Ros2Link::start(&self.ros_args, self.host, &names, rate, control)
+            .map_err(transport_error)?;
+        let robots = robots
+            .iter()
+            .map(|e| Robot {
+                index: e.robot,
+                goals: e.goals.clone(),
+                velocity: e.velocity.clone(),
+            })
+            .collect();
+        let observer = link
+            .serve(runner.world(), robots)
+            .map_err(transport_error)?;
+        runner.add_observer(observer);
+        Ok(())
+    }
+}
+
+fn transport_error(e: Ros2Error) -> TransportError {
+    match e {
+        Ros2Error::Config(m) => TransportError::Settings(m),
+        e => TransportError::Failed(e.to_string()),
+    }
 }
 
 /// `skipper action send --ros2`: the exit status as for ROS 1 (0 SUCCEEDED, 1

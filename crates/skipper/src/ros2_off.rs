@@ -3,11 +3,9 @@
 
 use crate::commands::action::SendArgs;
 use crate::exit::Failure;
-use skipper_core::goals::GoalPort;
-use skipper_core::velocity::VelocityInbox;
 use skipper_core::Runner;
+use skipper_goals::{Endpoint, Transport, TransportError};
 use std::net::IpAddr;
-use std::sync::Arc;
 
 fn refused() -> Failure {
     Failure::bad_input(
@@ -15,15 +13,17 @@ fn refused() -> Failure {
     )
 }
 
-/// Refuses.
-pub fn attach(
-    _: &mut Runner,
-    _: Vec<(usize, Arc<dyn GoalPort>, VelocityInbox)>,
-    _: &[String],
-    _: Option<IpAddr>,
-    _: f64,
-) -> Result<(), Failure> {
-    Err(refused())
+/// A transport that refuses to attach.
+pub fn transport(_: &[String], _: Option<IpAddr>) -> Box<dyn Transport> {
+    Box::new(Off)
+}
+
+struct Off;
+
+impl Transport for Off {
+    fn attach(&mut self, _: &mut Runner, _: &[Endpoint]) -> Result<(), TransportError> {
+        Err(TransportError::Settings(refused().message))
+    }
 }
 
 /// Refuses.

@@ -12,7 +12,7 @@
 use super::session::{self, ClockArgs, OutputArgs, Outputs, WorldArgs};
 use crate::controllers::{Assignments, ControllerChoice};
 use crate::exit::Failure;
-use crate::transports::{self, Transports};
+use crate::transports;
 use crate::vehicles::{self, VehicleChoice};
 use clap::Args;
 use skipper_core::{Runner, World};
@@ -129,17 +129,17 @@ pub struct RunArgs {
 /// Run it; returns the exit status.
 pub fn run(args: RunArgs) -> Result<u8, Failure> {
     let choice = ControllerChoice::parse(args.controller.as_deref())?.with_soar(&args.soar)?;
-    let transports = Transports::from_args(&args)?;
+    let real_robot = !matches!(args.world.vehicle, VehicleChoice::Sim);
+    let mut transports = transports::from_args(&args, real_robot)?;
     let world = build_vehicles(&choice, &args.world)?;
     let controllers = choice.controllers(&*world, args.world.seed, args.mission_timeout)?;
     let rate = args.rate.unwrap_or_else(|| choice.rate(&*world));
-    let options = transports.bind_options();
-    let real_robot = !matches!(args.world.vehicle, VehicleChoice::Sim);
+    let options = transports::bind_options(&transports);
     let config = args.clock.config(rate, options.goto, real_robot)?;
     let robots = world.len();
     let mut runner = Runner::new(world, config);
     let endpoints = bind(&mut runner, controllers.assignments, options);
-    let attached = transports.attach(&mut runner, &endpoints, rate, real_robot)?;
+    transports::attach(&mut transports, &mut runner, &endpoints)?;
     for o in controllers.observers {
         runner.add_observer(o);
     }
@@ -147,7 +147,7 @@ pub fn run(args: RunArgs) -> Result<u8, Failure> {
     let mut report = runner.run();
     // controllers have finished (goals aborted); now the transports leave
     drop(runner);
-    transports::finish(attached, &mut report);
+    transports::finish(transports, &mut report);
     outputs.finish(&report, robots)
 }
 
@@ -172,12 +172,8 @@ fn bind(runner: &mut Runner, controllers: Assignments, options: BindOptions) -> 
             continue;
         }
         let b = skipper_goals::bind(runner.world(), i, Some(c), options);
+        endpoints.push(b.endpoint(runner.world(), i));
         runner.set_controller(i, b.controller);
-        endpoints.push(Endpoint {
-            robot: i,
-            goals: b.goals,
-            velocity: b.velocity,
-        });
     }
     endpoints
 }
