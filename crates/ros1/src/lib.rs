@@ -24,6 +24,9 @@
 //! and shuts their servers down when the run ends. [`Ros1Transport`] is all of it as a
 //! run's [`skipper_goals::Transport`].
 //! Nothing here knows an engine or a vehicle: it binds what the goal layer declares.
+//!
+//! [`vehicle`] goes the other way: a robot on ROS 1 as a Skipper vehicle
+//! (`--vehicle ros1:/NAMESPACE`).
 
 pub mod frames;
 pub mod goals;
@@ -33,6 +36,7 @@ pub mod sensors;
 pub mod services;
 pub mod topics;
 pub mod transport;
+pub mod vehicle;
 pub mod velocity;
 
 pub use frames::TimeSource;

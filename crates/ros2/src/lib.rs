@@ -51,6 +51,7 @@ pub mod sample;
 pub mod send;
 pub mod sha256;
 pub mod typedesc;
+pub mod vehicle;
 pub mod yaml;
 
 pub use error::Ros2Error;

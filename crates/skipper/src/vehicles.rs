@@ -1,11 +1,15 @@
 //! Choosing the world and vehicles of a run: the built-in simulator (a world file, a
-//! `.map`, or the default empty room), or a real robot.
+//! `.map`, or the default empty room), or real robots: a P2OS robot, or robots driven
+//! over ROS 2 or ROS 1 topics (`[NAME=]ros2:/NAMESPACE[,OPTION...]`, `ros1:` the same;
+//! see docs/robots.md).
 
 use crate::commands::session::WorldArgs;
 use crate::exit::Failure;
+use skipper_core::vehicle::remote::{Bounds, DriveParams};
 use skipper_core::{VehicleKind, World};
 use skipper_p2os::client::{DriverOptions, LinkSpec, P2osVehicle, P2osWorld};
 use skipper_sim::{load_world, GroundWorld, WorldSpec};
+use std::net::IpAddr;
 use std::path::Path;
 use std::str::FromStr;
 
@@ -18,12 +22,151 @@ pub enum VehicleChoice {
     P2osTcp(String),
     /// A robot that speaks P2OS on a serial port.
     P2osSerial(String),
+    /// A robot driven over ROS 2 topics.
+    Ros2(RosRobot),
+    /// A robot driven over ROS 1 topics.
+    Ros1(RosRobot),
+}
+
+/// A robot driven over ROS topics: `[NAME=]ros2:/NAMESPACE[,OPTION...]`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RosRobot {
+    /// its namespace (`/bot`, or `/` for topics at the root)
+    pub namespace: String,
+    /// its name in the run (default: the namespace's last part and `_skipper`, so that a
+    /// run serving it with `--ros2` or `--ros` puts its own topics beside the robot's,
+    /// not on them)
+    pub name: String,
+    /// `stamped` / `twist`: the type of `cmd_vel` (default: ROS 2 asks the robot's reader;
+    /// ROS 1 Twist)
+    pub stamped: Option<bool>,
+    /// `use_sim_time`: the robot's time is `/clock`
+    pub use_sim_time: bool,
+    /// `stale=`, `give_up=`, `wait=`, `controller_timeout=`
+    pub bounds: Bounds,
+    /// `track=`, `max_speed=`, `max_turn_rate=`
+    pub drive: DriveParams,
+}
+
+impl RosRobot {
+    /// Read `/NAMESPACE[,OPTION...]` (after `ros2:`), named `name` if given.
+    fn parse(scheme: &str, name: Option<&str>, rest: &str) -> Result<Self, String> {
+        let mut parts = rest.split(',');
+        let ns = parts.next().unwrap_or_default();
+        if !ns.starts_with('/') {
+            return Err(format!(
+                "{scheme}:{rest}: expected {scheme}:/NAMESPACE (a ROS namespace such as /bot, or / for a robot whose topics are /odom, /scan, /cmd_vel)"
+            ));
+        }
+        let trimmed = ns.trim_end_matches('/');
+        let ok = trimmed.split('/').skip(1).all(|p| {
+            p.chars()
+                .next()
+                .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+                && p.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+        });
+        if !ok {
+            return Err(format!(
+                "{scheme}:{ns}: not a ROS namespace (parts of letters, digits and _, each starting with a letter or _)"
+            ));
+        }
+        let last = trimmed.rsplit('/').next().filter(|l| !l.is_empty());
+        let mut r = Self {
+            namespace: if trimmed.is_empty() {
+                "/".into()
+            } else {
+                trimmed.into()
+            },
+            name: match (name, last) {
+                (Some(n), _) => n.to_string(),
+                (None, Some(l)) => format!("{l}_skipper"),
+                (None, None) => "robot_skipper".into(),
+            },
+            stamped: None,
+            use_sim_time: false,
+            bounds: Bounds::default(),
+            drive: DriveParams::default(),
+        };
+        if r.name.is_empty() {
+            return Err(format!("{scheme}:{rest}: an empty robot name before `=`"));
+        }
+        for opt in parts {
+            r.option(opt)
+                .map_err(|why| format!("{scheme}:{rest}: option `{opt}`: {why}"))?;
+        }
+        Ok(r)
+    }
+
+    fn option(&mut self, opt: &str) -> Result<(), String> {
+        let duration = |v: &str| {
+            skipper_core::time::parse_duration(v)
+                .map_err(|e| e.to_string())
+                .and_then(|d| {
+                    if d.is_zero() {
+                        Err("a duration above 0 (`500ms`, `2s`)".to_string())
+                    } else {
+                        Ok(d)
+                    }
+                })
+        };
+        let number = |v: &str| match v.parse::<f64>() {
+            Ok(x) if x.is_finite() && x > 0.0 => Ok(x),
+            _ => Err(format!("`{v}` is not a number above 0")),
+        };
+        match opt.split_once('=') {
+            None if opt == "stamped" => self.stamped = Some(true),
+            None if opt == "twist" => self.stamped = Some(false),
+            None if opt == "use_sim_time" => self.use_sim_time = true,
+            Some(("stale", v)) => self.bounds.stale_after = duration(v)?,
+            Some(("give_up", v)) => self.bounds.give_up_after = duration(v)?,
+            Some(("wait", v)) => self.bounds.appear_within = duration(v)?,
+            Some(("controller_timeout", v)) => self.bounds.controller_timeout = duration(v)?,
+            Some(("track", v)) => self.drive.track = number(v)?,
+            Some(("max_speed", v)) => self.drive.max_speed = number(v)?,
+            Some(("max_turn_rate", v)) => self.drive.max_turn_rate = number(v)?,
+            _ => {
+                return Err("expected stamped, twist, use_sim_time, stale=DURATION, give_up=DURATION, wait=DURATION, controller_timeout=DURATION, track=M, max_speed=M/S or max_turn_rate=RAD/S".into())
+            }
+        }
+        if self.bounds.give_up_after < self.bounds.stale_after {
+            return Err(format!(
+                "give_up ({:?}) must not be shorter than stale ({:?})",
+                self.bounds.give_up_after, self.bounds.stale_after
+            ));
+        }
+        Ok(())
+    }
+}
+
+impl VehicleChoice {
+    /// A real robot, whose time is the wall clock's (or, with `use_sim_time`, its
+    /// simulator's `/clock`): every choice but the built-in simulator.
+    pub fn is_real(&self) -> bool {
+        !matches!(self, VehicleChoice::Sim)
+    }
+
+    /// A robot whose time is its own simulator's `/clock` (`use_sim_time`): the run
+    /// follows that clock rather than the wall clock.
+    pub fn follows_robot_clock(&self) -> bool {
+        matches!(self, VehicleChoice::Ros2(r) | VehicleChoice::Ros1(r) if r.use_sim_time)
+    }
 }
 
 impl FromStr for VehicleChoice {
     type Err = String;
     fn from_str(s: &str) -> Result<Self, Self::Err> {
-        if s == "sim" {
+        // NAME=ros2:/NS names the robot
+        let (name, spec) = match s.split_once('=') {
+            Some((n, rest)) if rest.starts_with("ros2:") || rest.starts_with("ros1:") => {
+                (Some(n), rest)
+            }
+            _ => (None, s),
+        };
+        if let Some(rest) = spec.strip_prefix("ros2:") {
+            Ok(VehicleChoice::Ros2(RosRobot::parse("ros2", name, rest)?))
+        } else if let Some(rest) = spec.strip_prefix("ros1:") {
+            Ok(VehicleChoice::Ros1(RosRobot::parse("ros1", name, rest)?))
+        } else if s == "sim" {
             Ok(VehicleChoice::Sim)
         } else if let Some(addr) = s.strip_prefix("p2os://") {
             if addr.is_empty() {
@@ -34,7 +177,7 @@ impl FromStr for VehicleChoice {
         } else if s.starts_with('/') {
             Ok(VehicleChoice::P2osSerial(s.to_string()))
         } else {
-            Err(format!("unknown vehicle `{s}`: expected `sim`, `p2os://HOST:PORT` or a serial device such as /dev/ttyS0"))
+            Err(format!("unknown vehicle `{s}`: expected `sim`, `p2os://HOST:PORT`, a serial device such as /dev/ttyS0, `ros2:/NAMESPACE` or `ros1:/NAMESPACE`"))
         }
     }
 }
@@ -141,18 +284,68 @@ fn p2os(spec: LinkSpec) -> Result<Box<dyn World>, Failure> {
     Ok(Box::new(P2osWorld::new(v)))
 }
 
+/// Where ROS robots are looked for: the addresses `--ros2-host` and `--ros-host` give
+/// (default: this machine only).
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct Reach {
+    /// `--ros2-host`: DDS discovery also on this address's network
+    pub ros2_host: Option<IpAddr>,
+    /// `--ros-host`: the ROS 1 node listens on this address
+    pub ros1_host: Option<IpAddr>,
+}
+
 /// Build the vehicles of a run as `--world`, `--vehicle`, `--robots`, `--seed` and
 /// `--model` say, with at least `at_least` robots in a simulated world when `--robots`
 /// does not say.
 pub fn build(w: &WorldArgs, at_least: usize) -> Result<Box<dyn World>, Failure> {
-    if !matches!(w.vehicle, VehicleChoice::Sim)
-        && (w.world.is_some() || w.robots.is_some() || !w.models.is_empty())
-    {
+    build_with(
+        w,
+        std::slice::from_ref(&w.vehicle),
+        at_least,
+        &Reach::default(),
+    )
+}
+
+/// [`build`] for the vehicles `choices` (several `--vehicle`: a fleet of ROS robots of
+/// one kind, one robot each), reaching ROS robots as `reach` says.
+pub fn build_with(
+    w: &WorldArgs,
+    choices: &[VehicleChoice],
+    at_least: usize,
+    reach: &Reach,
+) -> Result<Box<dyn World>, Failure> {
+    let first = choices.first().cloned().unwrap_or(VehicleChoice::Sim);
+    if first.is_real() && (w.world.is_some() || w.robots.is_some() || !w.models.is_empty()) {
         eprintln!(
-            "warning: --world, --robots and --model are for the simulator; a P2OS robot is what it is"
+            "warning: --world, --robots and --model are for the simulator; a real robot is what it is"
         );
     }
-    match &w.vehicle {
+    let ros2: Vec<&RosRobot> = choices
+        .iter()
+        .filter_map(|c| match c {
+            VehicleChoice::Ros2(r) => Some(r),
+            _ => None,
+        })
+        .collect();
+    let ros1: Vec<&RosRobot> = choices
+        .iter()
+        .filter_map(|c| match c {
+            VehicleChoice::Ros1(r) => Some(r),
+            _ => None,
+        })
+        .collect();
+    if choices.len() > 1 && ros2.len() != choices.len() && ros1.len() != choices.len() {
+        return Err(Failure::bad_input(
+            "several --vehicle make a fleet of ROS robots of one kind (all ros2: or all ros1:); the simulator and P2OS robots are one --vehicle each",
+        ));
+    }
+    if !ros2.is_empty() {
+        return ros::ros2(&ros2, reach.ros2_host);
+    }
+    if !ros1.is_empty() {
+        return ros::ros1(&ros1, reach.ros1_host);
+    }
+    match &first {
         VehicleChoice::Sim => Ok(Box::new(ground_world_with_models(
             w.world.as_deref(),
             w.robots,
@@ -165,6 +358,118 @@ pub fn build(w: &WorldArgs, at_least: usize) -> Result<Box<dyn World>, Failure> 
             path: path.clone(),
             baud: 9600,
         }),
+        VehicleChoice::Ros2(_) | VehicleChoice::Ros1(_) => {
+            Err(Failure::bad_input("no vehicle to build"))
+        }
+    }
+}
+
+/// Building ROS robots' worlds.
+mod ros {
+    use super::RosRobot;
+    use crate::exit::Failure;
+    use skipper_core::World;
+    use std::collections::HashSet;
+    use std::net::IpAddr;
+
+    /// Names and namespaces unique, one clock for all.
+    fn check(robots: &[&RosRobot]) -> Result<bool, Failure> {
+        let mut names = HashSet::new();
+        let mut spaces = HashSet::new();
+        for r in robots {
+            if !names.insert(r.name.as_str()) {
+                return Err(Failure::bad_input(format!(
+                    "two robots named `{}`: name one with NAME=ros2:/NAMESPACE",
+                    r.name
+                )));
+            }
+            if !spaces.insert(r.namespace.as_str()) {
+                return Err(Failure::bad_input(format!(
+                    "the robot at {} is given twice",
+                    r.namespace
+                )));
+            }
+        }
+        let sim = robots.iter().filter(|r| r.use_sim_time).count();
+        if sim != 0 && sim != robots.len() {
+            return Err(Failure::bad_input(
+                "use_sim_time on some robots and not others: the robots of a run share one clock",
+            ));
+        }
+        Ok(sim != 0)
+    }
+
+    #[cfg(feature = "ros2")]
+    pub fn ros2(robots: &[&RosRobot], host: Option<IpAddr>) -> Result<Box<dyn World>, Failure> {
+        use skipper_ros2::vehicle::{connect, Options, RobotSpec};
+        use skipper_ros2::Ros2Error;
+        let use_sim_time = check(robots)?;
+        let discovery = skipper_ros2::node::Discovery::from_host(host)
+            .map_err(|e| Failure::bad_input(e.to_string()))?;
+        let specs: Vec<RobotSpec> = robots
+            .iter()
+            .map(|r| RobotSpec {
+                namespace: r.namespace.clone(),
+                name: r.name.clone(),
+                stamped: r.stamped,
+                drive: r.drive,
+                bounds: r.bounds,
+            })
+            .collect();
+        let options = Options {
+            discovery,
+            use_sim_time,
+        };
+        let (world, found) = connect(&specs, &options).map_err(|e| match e {
+            Ros2Error::Config(m) => Failure::bad_input(m),
+            e => Failure::failed(format!("cannot drive the ROS 2 robots: {e}")),
+        })?;
+        for f in found {
+            eprintln!("ROS 2: {} is the robot at {}", f.name, f.summary);
+        }
+        Ok(Box::new(world))
+    }
+
+    #[cfg(not(feature = "ros2"))]
+    pub fn ros2(robots: &[&RosRobot], _host: Option<IpAddr>) -> Result<Box<dyn World>, Failure> {
+        check(robots)?;
+        Err(Failure::bad_input(
+            "this skipper was built without ROS 2 (cargo feature `ros2` of the skipper crate, on by default)",
+        ))
+    }
+
+    pub fn ros1(robots: &[&RosRobot], host: Option<IpAddr>) -> Result<Box<dyn World>, Failure> {
+        use skipper_ros1::vehicle::{connect, Options, RobotSpec};
+        use skipper_ros1::LinkError;
+        let use_sim_time = check(robots)?;
+        if let Some(r) = robots.iter().find(|r| r.stamped == Some(true)) {
+            return Err(Failure::bad_input(format!(
+                "ros1:{}: `stamped`: a ROS 1 robot's cmd_vel is geometry_msgs/Twist",
+                r.namespace
+            )));
+        }
+        let specs: Vec<RobotSpec> = robots
+            .iter()
+            .map(|r| RobotSpec {
+                namespace: r.namespace.clone(),
+                name: r.name.clone(),
+                drive: r.drive,
+                bounds: r.bounds,
+            })
+            .collect();
+        let options = Options {
+            master: String::new(),
+            host,
+            use_sim_time,
+        };
+        let (world, found) = connect(&specs, &options).map_err(|e| match e {
+            LinkError::Settings(m) => Failure::bad_input(m),
+            LinkError::Ros(m) => Failure::failed(format!("cannot drive the ROS 1 robots: {m}")),
+        })?;
+        for f in found {
+            eprintln!("ROS: {} is the robot at {}", f.name, f.summary);
+        }
+        Ok(Box::new(world))
     }
 }
 
@@ -196,5 +501,63 @@ mod tests {
             .parse::<VehicleChoice>()
             .unwrap_err()
             .contains("unknown vehicle"));
+    }
+
+    fn ros2(s: &str) -> RosRobot {
+        match s.parse() {
+            Ok(VehicleChoice::Ros2(r)) => r,
+            other => panic!("{s}: {other:?}"),
+        }
+    }
+
+    #[test]
+    fn ros_robots_parse_with_their_names_and_options() {
+        let r = ros2("ros2:/bot");
+        assert_eq!(
+            (r.namespace.as_str(), r.name.as_str()),
+            ("/bot", "bot_skipper")
+        );
+        assert_eq!((r.stamped, r.use_sim_time), (None, false));
+        assert_eq!(r.bounds, Bounds::default());
+        let r = ros2("alpha=ros2:/site/bot2/,stamped,use_sim_time,stale=250ms,give_up=3s,wait=20s,track=0.16,max_speed=0.22");
+        assert_eq!(
+            (r.namespace.as_str(), r.name.as_str()),
+            ("/site/bot2", "alpha")
+        );
+        assert_eq!((r.stamped, r.use_sim_time), (Some(true), true));
+        assert_eq!(r.bounds.stale_after, std::time::Duration::from_millis(250));
+        assert_eq!(r.bounds.give_up_after, std::time::Duration::from_secs(3));
+        assert_eq!(r.bounds.appear_within, std::time::Duration::from_secs(20));
+        assert_eq!((r.drive.track, r.drive.max_speed), (0.16, 0.22));
+        let r = ros2("ros2:/");
+        assert_eq!(
+            (r.namespace.as_str(), r.name.as_str()),
+            ("/", "robot_skipper")
+        );
+        match "ros1:/bot,twist".parse() {
+            Ok(VehicleChoice::Ros1(r)) => assert_eq!(r.stamped, Some(false)),
+            other => panic!("{other:?}"),
+        }
+        assert!(VehicleChoice::Ros1(ros2("ros2:/a,use_sim_time")).follows_robot_clock());
+        assert!(!VehicleChoice::Sim.is_real());
+    }
+
+    #[test]
+    fn bad_ros_robots_say_what_was_expected() {
+        for (arg, says) in [
+            ("ros2:bot", "expected ros2:/NAMESPACE"),
+            ("ros2:/1bot", "not a ROS namespace"),
+            ("ros2:/bot-1", "not a ROS namespace"),
+            ("ros1:/a//b", "not a ROS namespace"),
+            ("ros2:/bot,fast", "option `fast`: expected stamped"),
+            ("ros2:/bot,stale=0s", "a duration above 0"),
+            ("ros2:/bot,stale=soon", "option `stale=soon`"),
+            ("ros2:/bot,track=-1", "not a number above 0"),
+            ("ros2:/bot,stale=6s", "give_up"),
+            ("=ros2:/bot", "an empty robot name"),
+        ] {
+            let e = arg.parse::<VehicleChoice>().unwrap_err();
+            assert!(e.contains(says), "{arg}: {e}");
+        }
     }
 }

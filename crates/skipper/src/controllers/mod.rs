@@ -182,7 +182,8 @@ fn build_xabsl(p: &Path, world: &dyn World) -> Result<Assignments, Failure> {
         .collect())
 }
 
-/// The XABSL controllers of `build_xabsl`, unboxed.
+/// The XABSL controllers of `build_xabsl`, unboxed; each agent's names are checked
+/// against the signals its own vehicle has.
 pub fn xabsl_controllers(
     p: &Path,
     world: &dyn World,
@@ -190,10 +191,11 @@ pub fn xabsl_controllers(
     let mut v = Vec::new();
     let bus = skipper_xabsl::robot::TeamBus::new(world.len());
     for i in 0..world.len() {
-        let kind = world
-            .vehicle(i)
-            .map_or(skipper_core::VehicleKind::Ground, |v| v.info().kind);
-        let vocabulary = skipper_core::vocabulary::of_kind(kind);
+        // the signals this vehicle really has: a ROS robot without sonars has no sonar.N
+        let vocabulary = world.vehicle(i).map_or_else(
+            || skipper_core::vocabulary::of_kind(skipper_core::VehicleKind::Ground),
+            |v| v.vocabulary(),
+        );
         match skipper_xabsl::robot::load_controller_for(p, &vocabulary) {
             Ok(mut c) => {
                 c.join_team(bus.clone(), i);

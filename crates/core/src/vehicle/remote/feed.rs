@@ -288,14 +288,15 @@ impl Feed {
             None => None,
         };
         let Some(m) = mount else {
-            let (t, f, b) = (
-                t(),
-                s.frame.to_string(),
-                self.base.clone().unwrap_or_default(),
-            );
-            return self.skips.count("scan frame without a transform", || {
-                format!("{t}: frame `{f}` has no transform to the base `{b}` yet")
-            });
+            // while the robot is awaited its transforms may come after its first scans
+            if self.frozen {
+                let (t, f) = (t(), s.frame.to_string());
+                let b = self.base.clone().unwrap_or_default();
+                self.skips.count("scan frame without a transform", || {
+                    format!("{t}: frame `{f}` has no transform to the base `{b}`")
+                });
+            }
+            return;
         };
         if let Some(b) = self.laser.beams {
             if b != n {
