@@ -14,11 +14,11 @@ use std::time::Duration;
   # an action server that drives robot1 of `skipper run --ros`
   skipper lua examples/lua/04_goto_server.lua
   # the master given, not from ROS_MASTER_URI
-  skipper lua --ros http://127.0.0.1:11311/ talker.lua
+  skipper lua --ros http://127.0.0.1:11311/ examples/lua/02_talker_listener.lua
   # ROS arguments, as roscpp reads them
-  skipper lua node.lua chatter:=/news __name:=talker2
-  # end the script after 10^8 Lua instructions
-  skipper lua --instructions 100000000 untrusted.lua
+  skipper lua examples/lua/02_talker_listener.lua chatter:=/news __name:=talker2
+  # messages only, no master needed; end it after 10^8 Lua instructions
+  skipper lua --instructions 100000000 examples/lua/01_messages.lua
 
 Exit status: what the script returns or passes to os.exit (0 when it just ends),
 1 when it raises an error (printed with its Lua traceback) or runs over --memory

@@ -9,7 +9,9 @@ use std::path::PathBuf;
 #[derive(Debug, Args)]
 #[command(after_help = "Examples:
   skipper mission check examples/missions/test_mission.lua
-  skipper mission check my_mission.lua && skipper run my_mission.lua")]
+  # check, then fly it on the simulated AUV
+  skipper mission check examples/missions/surface_and_report.lua &&
+      skipper run examples/missions/surface_and_report.lua")]
 pub struct MissionArgs {
     #[command(subcommand)]
     pub command: MissionCommand,
@@ -22,7 +24,9 @@ pub enum MissionCommand {
     /// and settings, unit dimensions, REPEAT, WITHIN, clauses, IDs, guards on the top level).
     #[command(after_help = "Examples:
   skipper mission check examples/missions/test_mission.lua
-  skipper mission check my_mission.lua && skipper run my_mission.lua
+  # check, then fly it on the simulated AUV
+  skipper mission check examples/missions/surface_and_report.lua &&
+      skipper run examples/missions/surface_and_report.lua
 
 The workSite.cfg beside the mission (if any) is read as the mission's `workSite`
 table, the Control.cfg beside it (if any) as the vehicle configuration `Control`

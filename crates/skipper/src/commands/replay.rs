@@ -10,8 +10,9 @@ use std::sync::Arc;
 /// Options of `skipper replay`.
 #[derive(Debug, Args)]
 #[command(after_help = "Examples:
-  # then open http://127.0.0.1:8088/
-  skipper replay runs/wander-20261130T033607Z.mcap --serve
+  # a run's log, then the replay: open http://127.0.0.1:8088/
+  skipper run --world examples/worlds/office.world --until 10m --log office.mcap
+  skipper replay office.mcap --serve
   skipper replay office.mcap --serve 127.0.0.1:9000
   # from other machines: prints a token the browser must present
   skipper replay office.mcap --serve 0.0.0.0:8088 --allow-remote

@@ -7,8 +7,9 @@ use std::path::PathBuf;
 /// Options of `skipper report`.
 #[derive(Debug, Args)]
 #[command(after_help = "Examples:
-  # writes runs/wander-20261130T033607Z.html
-  skipper report runs/wander-20261130T033607Z.mcap
+  # a run's log, then its report beside it (office.html), or elsewhere
+  skipper run --world examples/worlds/office.world --until 10m --log office.mcap
+  skipper report office.mcap
   skipper report office.mcap -o office-report.html
 
 The report has the track on the world map (walls, goals and waypoints with their

@@ -31,7 +31,7 @@ use std::time::Duration;
   skipper run --world examples/worlds/office.world --robots 50 --until 1m \\
       --seed 3
   # watch it at real-time pace (Ctrl-C ends it)
-  skipper run --world lab.map --realtime
+  skipper run --world examples/worlds/lab.map --realtime
   # Soar agents; on the SPS robot's limits; two agents, one robot each
   skipper run --soar examples/soar/waypoint-tour.soar --until 5m
   skipper run --soar examples/soar/waypoint-tour.soar --model splinter

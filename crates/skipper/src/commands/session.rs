@@ -83,6 +83,39 @@ impl ClockArgs {
     }
 }
 
+/// Simulated time a run stops after when nobody is there to stop it and nothing else
+/// would: no `--until`, not paced by the wall clock, a controller that may never finish
+/// (the wander demo never does), and neither stdin nor stderr a terminal. As fast as the
+/// simulator goes, an unbounded run would fill the disk with its log.
+pub const UNATTENDED_LIMIT: Duration = Duration::from_secs(3600);
+
+/// Bound an unattended run (see [`UNATTENDED_LIMIT`]); says so on stderr when it does.
+/// `ends_by_itself`: the controller has a limit of its own (a mission's timeout).
+pub fn bound_unattended(config: &mut RunConfig, ends_by_itself: bool) {
+    use std::io::IsTerminal;
+    let attended = std::io::stdin().is_terminal() || std::io::stderr().is_terminal();
+    if let Some(note) = unattended_limit(config, ends_by_itself, attended) {
+        eprintln!("{note}");
+    }
+}
+
+/// [`bound_unattended`] for a run that is `attended` or not; the note to print, if it
+/// set a limit.
+fn unattended_limit(
+    config: &mut RunConfig,
+    ends_by_itself: bool,
+    attended: bool,
+) -> Option<String> {
+    if config.until.is_some() || config.realtime || ends_by_itself || attended {
+        return None;
+    }
+    config.until = Some(UNATTENDED_LIMIT);
+    Some(format!(
+        "note: no --until, and no terminal to stop the run from: it stops after {} of simulated time (give --until to choose)",
+        crate::summary::human_duration(UNATTENDED_LIMIT.as_secs_f64())
+    ))
+}
+
 /// What the run writes.
 #[derive(Debug, Clone, Args)]
 pub struct OutputArgs {
@@ -118,6 +151,8 @@ pub struct Outputs {
     log: Option<(PathBuf, Arc<Mutex<LogStatus>>)>,
     summary_json: Option<PathBuf>,
     name: String,
+    /// whether the vehicles tell collisions (the simulated Pioneer; not P2OS, not the AUV)
+    counts_collisions: bool,
 }
 
 impl Outputs {
@@ -144,6 +179,7 @@ impl Outputs {
             log,
             summary_json: o.summary_json.clone(),
             name: name.to_string(),
+            counts_collisions: counts_collisions(runner.world()),
         })
     }
 
@@ -155,18 +191,29 @@ impl Outputs {
                 eprintln!("warning: {e}");
             }
         }
-        let path = self.log.as_ref().map(|(p, _)| p.as_path());
-        crate::out!(
-            "{}",
-            crate::summary::render(report, &self.name, robots, path)
-        );
+        let facts = crate::summary::RunFacts {
+            controller: &self.name,
+            robots,
+            log: self.log.as_ref().map(|(p, _)| p.as_path()),
+            counts_collisions: self.counts_collisions,
+        };
+        crate::out!("{}", crate::summary::render(report, &facts));
         if let Some(p) = &self.summary_json {
-            let text = serde_json::to_string_pretty(&report.summary_json(true)).unwrap_or_default();
+            let text = serde_json::to_string_pretty(&crate::summary::json(report, &facts))
+                .unwrap_or_default();
             std::fs::write(p, text + "\n")
                 .map_err(|e| Failure::failed(format!("cannot write {}: {e}", p.display())))?;
         }
         Ok(exit_status(&report.outcome))
     }
+}
+
+/// Whether `world`'s vehicles tell when they collide: the simulated ground robots do
+/// (contact with a wall or a robot); a P2OS robot reports no collisions and the AUV's
+/// contact with the floor or the coast ends its run instead, so a count of 0 from them
+/// would claim what nobody knows.
+fn counts_collisions(world: &dyn skipper_core::World) -> bool {
+    world.describe().get("kind").and_then(|k| k.as_str()) == Some("ground")
 }
 
 /// Show progress on a terminal for a run limited by `until`.
@@ -235,6 +282,32 @@ mod tests {
                 .unwrap()
                 .realtime
         );
+    }
+
+    #[test]
+    fn an_unattended_unbounded_run_stops_after_an_hour() {
+        let base = clock(false, None).config(10.0, false, false).unwrap();
+        let mut c = base.clone();
+        let note = unattended_limit(&mut c, false, false).expect("a note");
+        assert_eq!(c.until, Some(UNATTENDED_LIMIT));
+        assert!(note.contains("stops after 1h 00m 00.0s"), "{note}");
+        // on a terminal, with a limit of its own, paced, or a mission: as asked
+        for (attended, ends) in [(true, false), (false, true)] {
+            let mut c = base.clone();
+            assert_eq!(unattended_limit(&mut c, ends, attended), None);
+            assert_eq!(c.until, None);
+        }
+        let mut c = ClockArgs {
+            until: Some(Duration::from_secs(7200)),
+            ..clock(false, None)
+        }
+        .config(10.0, false, false)
+        .unwrap();
+        assert_eq!(unattended_limit(&mut c, false, false), None);
+        assert_eq!(c.until, Some(Duration::from_secs(7200)));
+        let mut c = clock(true, None).config(10.0, false, false).unwrap();
+        assert_eq!(unattended_limit(&mut c, false, false), None);
+        assert_eq!(c.until, None);
     }
 
     #[test]

@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 #[derive(Debug, Args)]
 #[command(after_help = "Examples:
   skipper world check examples/worlds/office.world
-  skipper world check lab.map")]
+  skipper world check examples/worlds/lab.map")]
 pub struct WorldArgs {
     #[command(subcommand)]
     pub command: WorldCommand,
@@ -23,7 +23,7 @@ pub enum WorldCommand {
     /// Check a world file (*.world) or a MobileSim/ARIA map (*.map) and summarise it.
     #[command(after_help = "Examples:
   skipper world check examples/worlds/office.world
-  skipper world check lab.map
+  skipper world check examples/worlds/lab.map
   # and see it: walls, goals, landmarks, each robot and where it faces
   skipper world check examples/worlds/office.world --svg office.svg
 

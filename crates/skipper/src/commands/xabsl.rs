@@ -27,7 +27,8 @@ pub enum XabslCommand {
     /// Check an agents file and everything it includes; list every error and warning.
     #[command(after_help = "Examples:
   skipper xabsl check examples/xabsl/soccer/agents.xabsl
-  skipper xabsl check agents.xabsl --quiet        # errors only, no warnings
+  # errors only, no warnings
+  skipper xabsl check examples/xabsl/turn_and_release/agents.xabsl --quiet
 
 The binding file beside the agents (agents.xabsl -> agents.binding), if there is
 one, is checked too: every signal it reads, and every input symbol it leaves
@@ -46,7 +47,7 @@ Exit status: 0 when the agents check (warnings allowed), 2 when there are errors
     /// byte for byte, for the C++ XabslEngine.
     #[command(after_help = "Examples:
   skipper xabsl ic examples/xabsl/soccer/agents.xabsl > soccer.ic
-  skipper xabsl ic agents.xabsl -o behavior.dat
+  skipper xabsl ic examples/xabsl/turn_and_release/agents.xabsl -o behavior.dat
 
 Exit status: 0 when written, 2 when the agents do not check.")]
     Ic {
@@ -72,9 +73,12 @@ Exit status: 0 when written, 2 when the agents do not check.")]
     },
     /// Write Graphviz: the option graph of the agents, or one option's state machine.
     #[command(after_help = "Examples:
-  skipper xabsl dot examples/xabsl/soccer/agents.xabsl | dot -Tsvg > options.svg
-  skipper xabsl dot agents.xabsl --option turn_and_release \\
-      -o turn_and_release.dot
+  # the option graph, drawn with Graphviz
+  skipper xabsl dot examples/xabsl/soccer/agents.xabsl -o options.dot
+  dot -Tsvg options.dot > options.svg
+  # one option's state machine
+  skipper xabsl dot examples/xabsl/turn_and_release/agents.xabsl \\
+      --option turn_and_release -o turn_and_release.dot
 
 Exit status: 0 when written, 2 when the agents do not check or there is no such
 option.")]
@@ -91,18 +95,22 @@ option.")]
     /// Run an agent offline: one JSON line of inputs per cycle in, one JSON line of the
     /// activation path, outputs and basic behaviors per cycle out.
     #[command(after_help = "Examples:
-  skipper xabsl run agents.xabsl --inputs inputs.jsonl \\
-      --define 'in.scaled(k)=in.f0*k'
-  skipper xabsl run agents.xabsl --inputs - < inputs.jsonl > trace.jsonl
-  skipper xabsl run agents.xabsl --inputs golden.trace.jsonl --agent striker \\
-      -o ours.jsonl
-  skipper xabsl run agents.xabsl --inputs inputs.jsonl --interpreter \\
-      > interpreted.jsonl
+  skipper xabsl run examples/xabsl/soccer/agents.xabsl \\
+      --inputs examples/xabsl/soccer/inputs.jsonl
+  skipper xabsl run examples/xabsl/soccer/agents.xabsl --inputs - \\
+      < examples/xabsl/soccer/inputs.jsonl > trace.jsonl
+  # an input the lines do not give, as an expression of others; the agent by name
+  skipper xabsl run examples/xabsl/soccer/agents.xabsl \\
+      --inputs examples/xabsl/soccer/inputs.jsonl \\
+      --define 'landmark.opponent_goal.distance=4.5 - ball.x' --agent striker
+  # the engine's interpreter instead of native code, to a file
+  skipper xabsl run examples/xabsl/soccer/agents.xabsl \\
+      --inputs examples/xabsl/soccer/inputs.jsonl --interpreter -o trace.jsonl
 
-An input line: {\"time_ms\": 1000, \"inputs\": {\"ball.seen\": true, \"mode\":
-\"mode.attack\"}} (`time_ms` defaults to the last plus 100; inputs not given
-keep their values). An output line has the keys of the reference engine's golden
-traces: cycle, time_ms, path, outputs, basic_behaviors.
+An input line: {\"time_ms\": 1000, \"inputs\": {\"ball.seen\": true,
+\"ball.distance\": 2.5}} (`time_ms` defaults to the last plus 100; inputs not
+given keep their values). An output line has the keys of the reference engine's
+golden traces: cycle, time_ms, path, outputs, basic_behaviors.
 
 Exit status: 0 when every line ran, 2 for agents that do not check or a bad
 input line (its line number is given).")]
