@@ -84,7 +84,7 @@ rc=$(skipper reach $agents/reach.xabsl --vehicle ros1:/r --no-log --summary-json
 ok "the agent reached its target state (outcome finished, exit 0)"
 verdict reached "$tmp/reach.jsonl" 1.0 1.45 1.85
 rc=$(skipper sonar $agents/sonar.xabsl --vehicle ros1:/r --no-log)
-[ "$rc" = 2 ] && grep -Eq "sonar\.xabsl:[0-9]+:[0-9]+" "$tmp/sonar.err" && grep -q "sonar.3" "$tmp/sonar.err" \
+[ "$rc" = 2 ] && grep -Eq "xabsl:[0-9]+:[0-9]+" "$tmp/sonar.err" && grep -q "sonar.3" "$tmp/sonar.err" \
   || fail "an agent reading sonar.3 on a robot without sonars: exit $rc $(cat "$tmp/sonar.err")"
 ok "an agent reading sonar.3 is refused at load (exit 2)"
 
