@@ -8,7 +8,7 @@
 //! (the angle of its Earth-centred position), not its geodetic one; ARIA's inverse
 //! (`convertLLA2MapCoords`) does the same, so it maps these fixes back onto the map. The
 //! difference shows only in the altitude, which grows by the sine of the angle between
-//! the two latitudes for every metre north (about 1.3 m per km at 42°).
+//! the two latitudes for every metre north (about 3.3 m per km at 42°).
 
 use skipper_sim::spec::GeoOrigin;
 
