@@ -119,3 +119,68 @@ fn the_wander_demo_drives_a_served_robot_over_p2os() {
     );
     std::thread::sleep(Duration::from_millis(10));
 }
+
+/// `skipper sim serve` on a map with an `OriginLatLongAlt` gives its robots the
+/// simulated GPS ARIA reads from SIMSTAT (the flag bit and a fix); the packet's fields
+/// are checked against the pose in skipper-simserve's tests.
+#[test]
+fn sim_serve_gives_a_map_with_an_origin_its_simulated_gps() {
+    use skipper_p2os::client::{ClientOptions, Connection, LinkSpec};
+    use skipper_p2os::packets::simstat::FLAG_GEO;
+    use skipper_p2os::packets::{ids, SimStat};
+    use skipper_p2os::{CommandId, CommandPacket};
+    let dir = tempfile::tempdir().unwrap();
+    let map = dir.path().join("gps.map");
+    std::fs::write(
+        &map,
+        "2D-Map\nOriginLatLongAlt: 42.0 -71.0 60.0\n\
+         Cairn: RobotHome 3000 4000 0 \"\" ICON \"home\"\n\
+         LINES\n0 0 10000 0\n10000 0 10000 10000\n10000 10000 0 10000\n0 10000 0 0\nDATA\n",
+    )
+    .unwrap();
+    let child = Command::new(env!("CARGO_BIN_EXE_skipper"))
+        .args(["sim", "serve", "--p2os", "127.0.0.1:0", "--world"])
+        .arg(&map)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("start the server");
+    let mut server = Server(child);
+    let mut line = String::new();
+    BufReader::new(server.0.stdout.take().unwrap())
+        .read_line(&mut line)
+        .unwrap();
+    let addr = line.trim().rsplit(' ').next().unwrap().to_string();
+    let mut c =
+        Connection::open(&LinkSpec::Tcp(addr), &ClientOptions::default()).expect("connects");
+    c.send(&CommandPacket::int(CommandId::SimStat, 2)).unwrap();
+    let start = std::time::Instant::now();
+    let stat = loop {
+        assert!(
+            start.elapsed() < Duration::from_secs(30),
+            "no SIMSTAT after SIM_STAT 2"
+        );
+        let mut got = None;
+        c.poll(Duration::from_millis(50), |f| {
+            if f.id == ids::SIMSTAT && got.is_none() {
+                got = Some(SimStat::decode(f).expect("SIMSTAT decodes"));
+            }
+        })
+        .unwrap();
+        if let Some(s) = got {
+            break s;
+        }
+    };
+    c.close();
+    assert_ne!(stat.flags & FLAG_GEO, 0, "{stat:?}");
+    let geo = stat.geo.expect("the GPS fields");
+    let (lat, lon) = (
+        f64::from(geo.latitude) / 1e7,
+        f64::from(geo.longitude) / 1e7,
+    );
+    assert!(
+        (lat - 42.0).abs() < 0.01 && (lon + 71.0).abs() < 0.01,
+        "{geo:?}"
+    );
+    assert_eq!(geo.quality, 100, "a fix of DOP 1 on the map: {geo:?}");
+}

@@ -135,7 +135,9 @@ pub fn run(args: RunArgs) -> Result<u8, Failure> {
     let controllers = choice.controllers(&*world, args.world.seed, args.mission_timeout)?;
     let rate = args.rate.unwrap_or_else(|| choice.rate(&*world));
     let options = transports::bind_options(&transports);
-    let config = args.clock.config(rate, options.goto, real_robot)?;
+    let mut config = args.clock.config(rate, options.goto, real_robot)?;
+    let mission = matches!(choice, ControllerChoice::Mission(..));
+    session::bound_unattended(&mut config, mission);
     let robots = world.len();
     let mut runner = Runner::new(world, config);
     let endpoints = bind(&mut runner, controllers.assignments, options);

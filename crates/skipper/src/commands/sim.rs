@@ -123,12 +123,15 @@ fn serve(a: ServeArgs) -> Result<u8, Failure> {
         );
     }
     let world = vehicles::ground_world(a.world.as_deref(), a.robots, a.seed)?;
+    // where the map is on the globe, if it says: the robots' simulated GPS
+    let origin = vehicles::load_spec(a.world.as_deref())?.origin;
     let names: Vec<String> = world
         .robots()
         .iter()
         .map(|r| r.spec().name.clone())
         .collect();
-    let handle = skipper_simserve::start(world, &options).map_err(settings_failure)?;
+    let handle = skipper_simserve::start_with_origin(world, origin, &options)
+        .map_err(settings_failure)?;
     for (name, addr) in names.iter().zip(handle.addrs()) {
         crate::outln!("{name} ({}) on {addr}", a.subtype);
     }
