@@ -6,8 +6,10 @@
 # removes every namespace. Checks (checks.py): topics, types, frames and rates, /tf
 # against odom, /clock with use_sim_time, /rosout, parameters, cmd_vel and goal_pose,
 # goto goals (feedback, result, cancel, preemption), run_option and run_mission goals,
-# the AUV's topics, TwistStamped cmd_vel, `skipper action send --ros2`, and a fleet of 3 hosts x 5 robots driven from
-# a fourth host.
+# the AUV's topics, TwistStamped cmd_vel, `skipper action send --ros2`, a fleet of 3 hosts
+# x 5 robots driven from a fourth host; goal kinds as actions of run-time types, through
+# the interface packages `skipper interfaces --ros2` writes (kinds.py: the graph's types
+# and the type hashes; tutorial 3's `advance` goal); nav2's NavigateToPose (nav2.py).
 set -euo pipefail
 # the Python peers' output is read while they run: unbuffered whatever the environment
 # says (see scripts/ros/run.sh: rostopic hz's lines sat in its buffer without it)
@@ -36,6 +38,23 @@ skipper_in() {  # NS LOG ARGS...: skipper run in namespace NS, in the background
   local ns="$1" log="$2"; shift 2
   in_ns "$ns" "$SKIPPER_BIN" run "$@" >"$tmp/$log.log" 2>&1 &
 }
+py_in() {  # NS LOG SCRIPT ARGS...: an rclpy script of scripts/ros2 in namespace NS
+  local ns="$1" log="$2" script="$3"; shift 3
+  in_ns "$ns" timeout 300 "$py" "scripts/ros2/$script" "$@" 2>"$tmp/$log.err" | tee "$tmp/$log.out" \
+    || fail "$script $*"
+  total=$((total + $(grep -c '^ok ' "$tmp/$log.out")))
+}
+interfaces() {  # NAME [CONTROLLER]: skipper interfaces --ros2 into $tmp/if-NAME, printed hashes in $tmp/if-NAME.out
+  local name="$1"; shift
+  "$SKIPPER_BIN" interfaces --ros2 "$tmp/if-$name" "$@" >"$tmp/if-$name.out" 2>&1 || fail "skipper interfaces --ros2 $*"
+}
+
+echo "== 0. the interface packages skipper interfaces --ros2 writes: the clients below are built on them"
+interfaces builtin
+diff -r "$tmp/if-builtin/skipper_msgs" interfaces/ros2/skipper_msgs >"$tmp/if.diff" \
+  || fail "skipper interfaces --ros2 differs from interfaces/ros2/skipper_msgs: $(cat "$tmp/if.diff")"
+bash scripts/ros2/build_pkg.sh skipper_msgs "$tmp/if-builtin/skipper_msgs" "$venv"
+echo "ok   skipper interfaces --ros2: skipper_msgs as checked in, built with cmake"; total=$((total + 1))
 
 echo "== 1. a ground robot"
 netns_up "$tag-a"
@@ -61,8 +80,12 @@ total=$((total + 4))
 netns_down
 
 echo "== 2. an XABSL agent: run_option"
+interfaces xabsl examples/xabsl/goals/agents.xabsl
+bash scripts/ros2/build_pkg.sh skipper_msgs "$tmp/if-xabsl/skipper_msgs" "$venv"
 netns_up "$tag-b"
 skipper_in "$tag-b" xabsl examples/xabsl/goals/agents.xabsl --ros2 --no-log --speed 4
+py_in "$tag-b" xabsl-types kinds.py types "$tmp/if-xabsl.out" \
+  /robot1/run_option=skipper_msgs/action/RunOption /robot1/goto=skipper_msgs/action/Goto
 rclpy_checks "$tag-b" xabsl xabsl
 in_ns "$tag-b" timeout 120 "$SKIPPER_BIN" action send --ros2 /robot1/run_option option=turn_to \
   'parameters={"yaw": 1.0}' --wait 20s >"$tmp/option.out" 2>&1 || fail "send run_option: $(cat "$tmp/option.out")"
@@ -73,8 +96,11 @@ total=$((total + 1))
 netns_down
 
 echo "== 3. a mission: the AUV's topics and run_mission"
+interfaces mission examples/missions/test_mission.lua
+bash scripts/ros2/build_pkg.sh skipper_msgs "$tmp/if-mission/skipper_msgs" "$venv"
 netns_up "$tag-c"
 skipper_in "$tag-c" mission examples/missions/test_mission.lua --ros2 --no-log --speed 20
+py_in "$tag-c" mission-types kinds.py types "$tmp/if-mission.out" /tethys/run_mission=skipper_msgs/action/RunMission
 rclpy_checks "$tag-c" mission mission
 netns_down
 
@@ -127,5 +153,73 @@ for h in 1 2 3; do
     || fail "host $h printed no discovery warning"
 done
 echo "ok   each host warned that it discovers beyond this machine"; total=$((total + 1))
+netns_down
+
+echo "== 6. tutorial 3's advance goal: its controller served over ROS 2 (crates/ros2/examples/ros2_advance.rs)"
+advance="${CARGO_TARGET_DIR:-$root/target}/release/examples/ros2_advance"
+[ -x "$advance" ] || cargo build --release -q -p skipper-ros2 --example ros2_advance
+"$advance" --interfaces "$tmp/if-advance" >"$tmp/if-advance.out" 2>&1 || fail "ros2_advance --interfaces"
+bash scripts/ros2/build_pkg.sh tutorial_msgs "$tmp/if-advance/tutorial_msgs" "$venv"
+netns_up "$tag-e"
+exec 4> >(in_ns "$tag-e" "$advance" >"$tmp/advance.log" 2>&1)
+py_in "$tag-e" advance-types kinds.py types "$tmp/if-advance.out" /r1/advance=tutorial_msgs/action/Advance
+py_in "$tag-e" advance kinds.py advance
+exec 4>&-
+netns_down
+
+echo "== 7. nav2's NavigateToPose (nav2_msgs built here from Jazzy's definition)"
+nav="$tmp/nav2_msgs"
+mkdir -p "$nav/action"
+cat >"$nav/package.xml" <<'XML'
+<?xml version="1.0"?>
+<package format="3">
+  <name>nav2_msgs</name>
+  <version>1.3.0</version>
+  <description>Test-only: nav2's NavigateToPose action, with the fields Jazzy's nav2_msgs defines.</description>
+  <maintainer email="skipper@example.invalid">Skipper developers</maintainer>
+  <license>Apache-2.0</license>
+  <buildtool_depend>ament_cmake</buildtool_depend>
+  <buildtool_depend>rosidl_default_generators</buildtool_depend>
+  <depend>action_msgs</depend>
+  <depend>builtin_interfaces</depend>
+  <depend>geometry_msgs</depend>
+  <exec_depend>rosidl_default_runtime</exec_depend>
+  <member_of_group>rosidl_interface_packages</member_of_group>
+  <export><build_type>ament_cmake</build_type></export>
+</package>
+XML
+cat >"$nav/CMakeLists.txt" <<'CMAKE'
+cmake_minimum_required(VERSION 3.16)
+project(nav2_msgs C CXX)
+find_package(ament_cmake REQUIRED)
+find_package(rosidl_default_generators REQUIRED)
+find_package(builtin_interfaces REQUIRED)
+find_package(geometry_msgs REQUIRED)
+rosidl_generate_interfaces(${PROJECT_NAME} "action/NavigateToPose.action"
+  DEPENDENCIES builtin_interfaces geometry_msgs)
+ament_export_dependencies(rosidl_default_runtime)
+ament_package()
+CMAKE
+cat >"$nav/action/NavigateToPose.action" <<'ACTION'
+# goal: where to go, and the behavior tree to navigate with (empty: the default)
+geometry_msgs/PoseStamped pose
+string behavior_tree
+---
+# result: an error code (NONE is the one Jazzy defines) and a message
+uint16 NONE=0
+uint16 error_code
+string error_msg
+---
+# feedback
+geometry_msgs/PoseStamped current_pose
+builtin_interfaces/Duration navigation_time
+builtin_interfaces/Duration estimated_time_remaining
+int16 number_of_recoveries
+float32 distance_remaining
+ACTION
+bash scripts/ros2/build_pkg.sh nav2_msgs "$nav" "$venv"
+netns_up "$tag-f"
+skipper_in "$tag-f" nav2 --ros2 --no-log
+py_in "$tag-f" nav2 nav2.py
 netns_down
 echo "ROS 2: $total passed, 0 failed"

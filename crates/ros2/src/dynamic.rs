@@ -605,7 +605,7 @@ mod tests {
         assert_eq!(kinds.len(), 1 + 4 + 16 + 64 + 256 + 1024);
         // 3 floats: the goto goal
         let goal =
-            DynMsg::<GoalPart>::new(Record::defaults(&skipper_goals::GOTO.goal[..]).with("x", 1.1));
+            DynMsg::<GoalPart>::new(Record::defaults(skipper_goals::GOTO.goal).with("x", 1.1));
         #[derive(Serialize)]
         struct Req<'a>([u8; 16], &'a DynMsg<GoalPart>);
         let mut input = vec![3, 2, 2, 2];

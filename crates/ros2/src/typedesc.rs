@@ -1,7 +1,7 @@
 //! ROS 2 type descriptions and type hashes: what Jazzy's `rosidl` computes for each
-//! interface (`type_description_interfaces/msg/TypeDescription`, and its hash `RIHS01_`
-//! + 64 hex digits), so that a type Skipper makes at run time hashes exactly as the same
-//! type generated from an `.action` file.
+//! interface (`type_description_interfaces/msg/TypeDescription`, and its hash: `RIHS01_`
+//! and 64 hex digits), so that a type Skipper makes at run time hashes exactly as the
+//! same type generated from an `.action` file.
 //!
 //! A type is described by its fields (name; type id, array capacity, string capacity,
 //! nested type name); its full description is it and every type it refers to,
