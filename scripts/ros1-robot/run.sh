@@ -5,18 +5,18 @@
 # 0.15 m ahead, latched on /tf_static) and integrating cmd_vel; `skipper run --vehicle
 # ros1:/bot` drives it through Skipper's own ROS 1 node. On 127.0.0.1, with a roscore of
 # its own (scripts/ros/roscore.sh); the trap stops every process.
-#  1. the wander demo avoids the walls the robot's scan reports;
-#  2. an XABSL agent reaches its target state; an agent reading a signal the robot lacks
+#  1. an XABSL agent reaches its target state; an agent reading a signal the robot lacks
 #     (sonar.3) is refused at load with file:line:col;
-#  3. --ros serves the robot again: actionlib's SimpleActionClient's goto goal succeeds at
+#  2. --ros serves the robot again: actionlib's SimpleActionClient's goto goal succeeds at
 #     the robot's true position, and /tf_static and the served scan carry its geometry;
-#  4. the robot stops publishing: the commands stop within the bound, then the run ends;
-#  5. Ctrl-C and SIGTERM leave a zero cmd_vel as the robot's last command;
-#  6. two robots in one run, one controller each (the second's laser upside down);
-#  7. Skipper drives Skipper: an agent driving `skipper run --ros`'s simulated robot ends
+#  3. the robot stops publishing: the commands stop within the bound, then the run ends;
+#  4. Ctrl-C and SIGTERM leave a zero cmd_vel as the robot's last command;
+#  5. Skipper drives Skipper: an agent driving `skipper run --ros`'s simulated robot ends
 #     where the same agent run on the simulator ends;
-#  8. bad input (NaN odometry, a short scan) is counted and skipped; a robot that never
-#     appears is a clear error.
+#  6. bad input (NaN odometry, a short scan) is counted and skipped; a robot that never
+#     appears is a clear error;
+#  7. the wander demo avoids the walls the robot's scan reports;
+#  8. two robots in one run, one controller each (the second's laser upside down).
 set -euo pipefail
 export PYTHONUNBUFFERED=1
 cd "$(dirname "$0")/../.."
@@ -67,17 +67,7 @@ skipper() {  # LOG ARGS...: skipper run in the foreground; its status
   echo "$rc"
 }
 
-echo "== 1. the wander demo on a robot with a laser"
-robot wander --ns /w --room 2.0
-rc=$(skipper wander --vehicle ros1:/w --until 30s --no-log)
-[ "$rc" = 0 ] || fail "wander: exit $rc"
-grep -q "ROS: w_skipper is the robot at /w: odom, scan 241 beams from -120.0° by 1.00° (laser 0.15 m ahead); cmd_vel Twist" "$tmp/wander.err" \
-  || fail "the robot as found: $(cat "$tmp/wander.err")"
-ok "the robot as Skipper found it: 241 beams from -120 deg, the laser 0.15 m ahead (from /tf_static)"
-verdict moved "$tmp/wander.jsonl" 2.0
-
-stop_robots
-echo "== 2. an XABSL agent"
+echo "== 1. an XABSL agent"
 robot reach --ns /r
 rc=$(skipper reach $agents/reach.xabsl --vehicle ros1:/r --no-log --summary-json "$tmp/reach.json")
 [ "$rc" = 0 ] && grep -q '"outcome": "finished"' "$tmp/reach.json" || fail "reach: exit $rc"
@@ -89,7 +79,7 @@ rc=$(skipper sonar $agents/sonar.xabsl --vehicle ros1:/r --no-log)
 ok "an agent reading sonar.3 is refused at load (exit 2)"
 
 stop_robots
-echo "== 3. served again with --ros: a goto goal from actionlib, the robot's own geometry"
+echo "== 2. served again with --ros: a goto goal from actionlib, the robot's own geometry"
 robot goto --ns /g
 "$SKIPPER_BIN" run examples/xabsl/goals/agents.xabsl --vehicle ros1:/g --ros --no-log >"$tmp/served.out" 2>"$tmp/served.err" &
 served=$!
@@ -105,7 +95,7 @@ verdict near "$tmp/goto.jsonl" 1.0 0.5 0.25
 kill -INT "$served"; wait "$served" || true
 
 stop_robots
-echo "== 4. the robot goes silent: the commands stop within the bound, then the run ends"
+echo "== 3. the robot goes silent: the commands stop within the bound, then the run ends"
 robot silent --ns /s --silent-after 2
 rc=$(skipper stale $agents/cruise.xabsl --vehicle ros1:/s,stale=0.5s,give_up=3s --no-log)
 [ "$rc" = 1 ] && grep -q "no odometry from the robot on /s/odom for" "$tmp/stale.err" \
@@ -114,7 +104,7 @@ ok "a silent robot ends the run after give_up (exit 1)"
 verdict stopped_after_silence "$tmp/silent.jsonl" 1.5
 
 stop_robots
-echo "== 5. Ctrl-C and SIGTERM leave the robot stopped"
+echo "== 4. Ctrl-C and SIGTERM leave the robot stopped"
 for sig in INT TERM; do
   robot "sig$sig" --ns "/c$sig"
   "$SKIPPER_BIN" run $agents/cruise.xabsl --vehicle "ros1:/c$sig" --no-log >"$tmp/run$sig.out" 2>"$tmp/run$sig.err" &
@@ -128,16 +118,7 @@ for sig in INT TERM; do
 done
 
 stop_robots
-echo "== 6. two robots in one run, one controller each"
-robot bot1 --ns /bot1 --frames bot1/
-robot bot2 --ns /bot2 --frames bot2/ --beams 360 --fov 359 --mount=-0.1,0,3.14159265,1
-rc=$(skipper fleet $agents/reach.xabsl --vehicle ros1:/bot1 --vehicle ros1:/bot2 --no-log)
-[ "$rc" = 0 ] || fail "two robots: exit $rc"
-verdict reached "$tmp/bot1.jsonl" 1.0 1.45 1.85
-verdict reached "$tmp/bot2.jsonl" 1.0 1.45 1.85
-
-stop_robots
-echo "== 7. Skipper drives Skipper"
+echo "== 5. Skipper drives Skipper"
 "$SKIPPER_BIN" run examples/xabsl/goals/agents.xabsl --ros --no-log >"$tmp/sim.out" 2>"$tmp/sim.err" &
 sim=$!
 wait_text "ROS: node /skipper" "$tmp/sim.err"
@@ -160,7 +141,7 @@ PY
 passed=$((passed + 1))
 
 stop_robots
-echo "== 8. bad input and a robot that never appears"
+echo "== 6. bad input and a robot that never appears"
 robot bad --ns /b --bad
 rc=$(skipper bad $agents/reach.xabsl --vehicle ros1:/b --no-log --summary-json "$tmp/bad.json")
 [ "$rc" = 0 ] || fail "bad input: exit $rc $(cat "$tmp/bad.err")"
@@ -176,5 +157,25 @@ rc=$(skipper nobody --vehicle ros1:/nobody,wait=3s --no-log)
 [ "$rc" = 1 ] && grep -q "no odometry on /nobody/odom within 3 s" "$tmp/nobody.err" \
   || fail "a robot that never appears: exit $rc $(cat "$tmp/nobody.err")"
 ok "a robot that never appears is a clear error (exit 1)"
+
+stop_robots
+echo "== 7. the wander demo on a robot with a laser"
+robot wander --ns /w --room 2.0
+rc=$(skipper wander --vehicle ros1:/w --until 30s --no-log)
+[ "$rc" = 0 ] || fail "wander: exit $rc"
+grep -q "ROS: w_skipper is the robot at /w: odom, scan 241 beams from -120.0° by 1.00° (laser 0.15 m ahead); cmd_vel Twist" "$tmp/wander.err" \
+  || fail "the robot as found: $(cat "$tmp/wander.err")"
+ok "the robot as Skipper found it: 241 beams from -120 deg, the laser 0.15 m ahead (from /tf_static)"
+verdict moved "$tmp/wander.jsonl" 2.0
+
+stop_robots
+echo "== 8. two robots in one run, one controller each"
+robot bot1 --ns /bot1 --frames bot1/
+robot bot2 --ns /bot2 --frames bot2/ --beams 360 --fov 359 --mount=-0.1,0,3.14159265,1
+rc=$(skipper fleet $agents/reach.xabsl --vehicle ros1:/bot1 --vehicle ros1:/bot2 --no-log)
+[ "$rc" = 0 ] || fail "two robots: exit $rc"
+verdict reached "$tmp/bot1.jsonl" 1.0 1.45 1.85
+verdict reached "$tmp/bot2.jsonl" 1.0 1.45 1.85
+
 stop_robots
 echo "ROS 1 robots: $passed passed, 0 failed"

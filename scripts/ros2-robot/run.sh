@@ -5,22 +5,22 @@
 # on /tf_static) and integrating cmd_vel; `skipper run --vehicle ros2:/bot` drives it.
 # Every DDS process runs in a network namespace made here with only loopback up
 # (scripts/ros2/netns.sh); the trap stops every process and removes every namespace.
-#  1. the wander demo avoids the walls the robot's scan reports;
-#  2. an XABSL agent reaches its target state; an agent reading a signal the robot lacks
+#  1. an XABSL agent reaches its target state; an agent reading a signal the robot lacks
 #     (sonar.3) is refused at load with file:line:col;
-#  3. --ros2 serves the robot again: an rclpy ActionClient's goto goal succeeds at the
+#  2. --ros2 serves the robot again: an rclpy ActionClient's goto goal succeeds at the
 #     robot's true position, and the robot's own geometry (laser place, beams, angles)
 #     is what /tf_static and the served scan say;
-#  4. the robot stops publishing: the commands stop within the bound (stale=0.5s), the
+#  3. the robot stops publishing: the commands stop within the bound (stale=0.5s), the
 #     run ends with a clear message after give_up;
-#  5. Ctrl-C and SIGTERM leave a zero cmd_vel as the robot's last command;
-#  6. two robots in one run (one TwistStamped, its laser upside down and behind), one
-#     controller each;
-#  7. Skipper drives Skipper: an agent driving `skipper run --ros2`'s simulated robot
+#  4. Ctrl-C and SIGTERM leave a zero cmd_vel as the robot's last command;
+#  5. Skipper drives Skipper: an agent driving `skipper run --ros2`'s simulated robot
 #     ends where the same agent run on the simulator ends;
-#  8. bad input (NaN odometry, a short scan) is counted and skipped; a robot that never
-#     appears is a clear error.
-# No timing is asserted beyond the safety bound of 4 (with a second of slack for a
+#  6. bad input (NaN odometry, a short scan) is counted and skipped; a robot that never
+#     appears is a clear error;
+#  7. the wander demo avoids the walls the robot's scan reports;
+#  8. two robots in one run (one TwistStamped, its laser upside down and behind), one
+#     controller each.
+# No timing is asserted beyond the safety bound of 3 (with a second of slack for a
 # loaded machine); every wait is for a state, with a generous hang guard.
 set -euo pipefail
 export PYTHONUNBUFFERED=1
@@ -65,18 +65,7 @@ skipper() {  # NS LOG ARGS...: skipper run in namespace NS, in the foreground; i
   echo "$rc"
 }
 
-echo "== 1. the wander demo on a robot with a laser"
-netns_up "$tag-1"
-robot "$tag-1" wander --ns /bot --room 2.0
-rc=$(skipper "$tag-1" wander --vehicle ros2:/bot --until 30s --no-log)
-[ "$rc" = 0 ] || fail "wander: exit $rc"
-grep -q "ROS 2: bot_skipper is the robot at /bot: odom, scan 241 beams from -120.0° by 1.00° (laser 0.15 m ahead); cmd_vel Twist" "$tmp/wander.err" \
-  || fail "the robot as found: $(cat "$tmp/wander.err")"
-ok "the robot as Skipper found it: 241 beams from -120 deg, the laser 0.15 m ahead (from /tf_static)"
-verdict moved "$tmp/wander.jsonl" 2.0
-netns_down
-
-echo "== 2. an XABSL agent"
+echo "== 1. an XABSL agent"
 netns_up "$tag-2"
 robot "$tag-2" reach --ns /bot
 rc=$(skipper "$tag-2" reach $agents/reach.xabsl --vehicle ros2:/bot --no-log --summary-json "$tmp/reach.json")
@@ -89,7 +78,7 @@ rc=$(skipper "$tag-2" sonar $agents/sonar.xabsl --vehicle ros2:/bot --no-log)
 ok "an agent reading sonar.3 is refused at load (exit 2): $(grep -Eo "[a-z_]+\.xabsl:[0-9]+:[0-9]+" "$tmp/sonar.err" | head -1)"
 netns_down
 
-echo "== 3. served again with --ros2: a goto goal from rclpy, the robot's own geometry"
+echo "== 2. served again with --ros2: a goto goal from rclpy, the robot's own geometry"
 netns_up "$tag-3"
 robot "$tag-3" goto --ns /bot
 ip netns exec "$tag-3" "$SKIPPER_BIN" run examples/xabsl/goals/agents.xabsl --vehicle ros2:/bot --ros2 --no-log \
@@ -109,7 +98,7 @@ verdict near "$tmp/goto.jsonl" 1.0 0.5 0.25
 kill -INT "$served"; wait "$served" || true
 netns_down
 
-echo "== 4. the robot goes silent: the commands stop within the bound, then the run ends"
+echo "== 3. the robot goes silent: the commands stop within the bound, then the run ends"
 netns_up "$tag-4"
 robot "$tag-4" silent --ns /bot --silent-after 2
 rc=$(skipper "$tag-4" stale $agents/cruise.xabsl --vehicle ros2:/bot,stale=0.5s,give_up=3s --no-log)
@@ -119,7 +108,7 @@ ok "a silent robot ends the run after give_up (exit 1): $(grep -o "no odometry f
 verdict stopped_after_silence "$tmp/silent.jsonl" 1.5
 netns_down
 
-echo "== 5. Ctrl-C and SIGTERM leave the robot stopped"
+echo "== 4. Ctrl-C and SIGTERM leave the robot stopped"
 netns_up "$tag-5"
 for sig in INT TERM; do
   robot "$tag-5" "sig$sig" --ns "/bot$sig"
@@ -135,20 +124,7 @@ for sig in INT TERM; do
 done
 netns_down
 
-echo "== 6. two robots in one run, one controller each"
-netns_up "$tag-6"
-robot "$tag-6" bot1 --ns /bot1 --frames bot1/
-robot "$tag-6" bot2 --ns /bot2 --frames bot2/ --stamped --beams 360 --fov 359 --mount=-0.1,0,3.14159265,1 --odom-best-effort
-rc=$(skipper "$tag-6" fleet $agents/reach.xabsl --vehicle ros2:/bot1 --vehicle ros2:/bot2 --no-log --summary-json "$tmp/fleet.json")
-[ "$rc" = 0 ] || fail "two robots: exit $rc"
-grep -q "bot2_skipper is the robot at /bot2: odom, scan 360 beams .*; cmd_vel TwistStamped" "$tmp/fleet.err" \
-  || fail "the second robot as found: $(cat "$tmp/fleet.err")"
-ok "two robots: the second takes TwistStamped (from its reader's type) and its laser is upside down, facing behind"
-verdict reached "$tmp/bot1.jsonl" 1.0 1.45 1.85
-verdict reached "$tmp/bot2.jsonl" 1.0 1.45 1.85
-netns_down
-
-echo "== 7. Skipper drives Skipper"
+echo "== 5. Skipper drives Skipper"
 netns_up "$tag-7"
 ip netns exec "$tag-7" "$SKIPPER_BIN" run examples/xabsl/goals/agents.xabsl --ros2 --no-log >"$tmp/sim.out" 2>"$tmp/sim.err" &
 sim=$!
@@ -172,7 +148,7 @@ sys.exit(0 if d <= 0.15 and dyaw <= 0.15 else 1)
 PY
 passed=$((passed + 1))
 
-echo "== 8. bad input and a robot that never appears"
+echo "== 6. bad input and a robot that never appears"
 netns_up "$tag-8"
 robot "$tag-8" bad --ns /bot --bad
 rc=$(skipper "$tag-8" bad $agents/reach.xabsl --vehicle ros2:/bot --no-log --summary-json "$tmp/bad.json")
@@ -190,4 +166,28 @@ rc=$(skipper "$tag-8" nobody --vehicle ros2:/nobody,wait=3s --no-log)
   || fail "a robot that never appears: exit $rc $(cat "$tmp/nobody.err")"
 ok "a robot that never appears: $(grep -o "no odometry on /nobody/odom within 3 s[^(]*" "$tmp/nobody.err")"
 netns_down
+echo "== 7. the wander demo on a robot with a laser"
+netns_up "$tag-1"
+robot "$tag-1" wander --ns /bot --room 2.0
+rc=$(skipper "$tag-1" wander --vehicle ros2:/bot --until 30s --no-log)
+[ "$rc" = 0 ] || fail "wander: exit $rc"
+grep -q "ROS 2: bot_skipper is the robot at /bot: odom, scan 241 beams from -120.0° by 1.00° (laser 0.15 m ahead); cmd_vel Twist" "$tmp/wander.err" \
+  || fail "the robot as found: $(cat "$tmp/wander.err")"
+ok "the robot as Skipper found it: 241 beams from -120 deg, the laser 0.15 m ahead (from /tf_static)"
+verdict moved "$tmp/wander.jsonl" 2.0
+netns_down
+
+echo "== 8. two robots in one run, one controller each"
+netns_up "$tag-6"
+robot "$tag-6" bot1 --ns /bot1 --frames bot1/
+robot "$tag-6" bot2 --ns /bot2 --frames bot2/ --stamped --beams 360 --fov 359 --mount=-0.1,0,3.14159265,1 --odom-best-effort
+rc=$(skipper "$tag-6" fleet $agents/reach.xabsl --vehicle ros2:/bot1 --vehicle ros2:/bot2 --no-log --summary-json "$tmp/fleet.json")
+[ "$rc" = 0 ] || fail "two robots: exit $rc"
+grep -q "bot2_skipper is the robot at /bot2: odom, scan 360 beams .*; cmd_vel TwistStamped" "$tmp/fleet.err" \
+  || fail "the second robot as found: $(cat "$tmp/fleet.err")"
+ok "two robots: the second takes TwistStamped (from its reader's type) and its laser is upside down, facing behind"
+verdict reached "$tmp/bot1.jsonl" 1.0 1.45 1.85
+verdict reached "$tmp/bot2.jsonl" 1.0 1.45 1.85
+netns_down
+
 echo "ROS 2 robots: $passed passed, 0 failed"

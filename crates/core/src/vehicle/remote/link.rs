@@ -115,12 +115,13 @@ impl Link {
     }
 
     /// How old the latest odometry is: in the robot's time when it runs on `/clock`
-    /// (a paused simulator is not a silent robot), else since it arrived. `None` before
-    /// the first.
+    /// (a paused simulator is not a silent robot) and stamps it, else since it arrived.
+    /// `None` before the first.
     pub fn odometry_age(&self, feed: &Feed, now: Instant) -> Option<Duration> {
         let o = feed.latest_odometry()?;
         let since_arrival = now.saturating_duration_since(o.arrived);
-        if self.clock.is_simulated() {
+        // a robot that does not stamp its odometry (stamp 0) is timed by arrival
+        if self.clock.is_simulated() && o.reading.stamp > 0.0 {
             if let Some(t) = self.clock.now() {
                 let age = (t - o.reading.stamp).max(0.0);
                 return Some(Duration::try_from_secs_f64(age).unwrap_or(Duration::MAX));
@@ -283,5 +284,18 @@ mod tests {
             .unwrap();
         assert!(why.contains("controller has not acted"), "{why}");
         assert_eq!(sent.0.lock().unwrap().last(), Some(&(0.0, 0.0)));
+    }
+
+    #[test]
+    fn on_a_simulated_clock_odometry_ages_in_the_robots_time() {
+        let sent = Sent::default();
+        let clock = Arc::new(RobotClock::new(true));
+        let l = Link::new("/bot", Bounds::default(), clock.clone(), Box::new(sent));
+        odom(&l); // stamped 1.0 s
+        clock.tick(1.2);
+        // long after it arrived, but 0.2 s old in the robot's time: a paused simulator
+        assert!(!l.stale(Instant::now() + Duration::from_secs(10)));
+        clock.tick(2.0);
+        assert!(l.stale(Instant::now()));
     }
 }

@@ -308,3 +308,122 @@ impl Vehicle for RemoteRobot {
         )
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::super::clock::RobotClock;
+    use super::super::feed::{OdometryReading, ScanReading};
+    use super::super::frames::Transform;
+    use super::super::link::{Bounds, CommandOut};
+    use super::*;
+    use crate::actuation::Drive;
+    use std::sync::Mutex;
+
+    #[derive(Clone, Default)]
+    struct Sent(Arc<Mutex<Vec<(f64, f64)>>>);
+    impl CommandOut for Sent {
+        fn send(&mut self, v: f64, w: f64) {
+            self.0.lock().unwrap().push((v, w));
+        }
+    }
+
+    fn robot(bounds: Bounds) -> (RemoteRobot, Sent) {
+        let sent = Sent::default();
+        let clock = Arc::new(RobotClock::new(false));
+        let link = Link::new("/bot", bounds, clock, Box::new(sent.clone()));
+        {
+            let mut f = link.feed();
+            f.odometry(
+                OdometryReading {
+                    stamp: 1.0,
+                    x: 0.5,
+                    y: 0.0,
+                    yaw: 0.1,
+                    linear: 0.2,
+                    angular: 0.0,
+                },
+                "base_link",
+            );
+            f.transform("base_link", "laser", Transform::IDENTITY);
+            f.scan(&ScanReading {
+                stamp: 1.0,
+                frame: "laser",
+                angle_min: -1.0,
+                angle_max: 1.0,
+                angle_increment: 1.0,
+                range_min: 0.1,
+                range_max: 4.0,
+                ranges: &[1.0, 2.0, 3.0],
+            });
+        }
+        let e = link.feed().freeze().unwrap();
+        let config = RemoteConfig {
+            name: "bot_skipper".into(),
+            model: "test".into(),
+            drive: DriveParams::default(),
+        };
+        (RemoteRobot::new(config, link, e), sent)
+    }
+
+    #[test]
+    fn it_senses_only_what_the_robot_has_and_drives_by_velocity() {
+        let (mut r, sent) = robot(Bounds::default());
+        let (mut s, mut ev) = (Signals::new(), Events::new());
+        r.sense(Duration::ZERO, &mut s, &mut ev);
+        let names: Vec<String> = s.iter().map(|(_, n, _)| n.to_string()).collect();
+        assert_eq!(
+            names,
+            [
+                "pose.x",
+                "pose.y",
+                "pose.yaw",
+                "velocity.linear",
+                "velocity.angular",
+                "laser.0",
+                "laser.1",
+                "laser.2"
+            ]
+        );
+        assert_eq!(s.get_named("pose.x").and_then(|v| v.as_f64()), Some(0.5));
+        assert_eq!(s.get_named("laser.2").and_then(|v| v.as_f64()), Some(3.0));
+        let v = r.vocabulary();
+        assert!(v.resolve("laser.2").is_some() && v.resolve("laser.3").is_none());
+        assert!(v.resolve("sonar.0").is_none() && v.resolve("battery.voltage").is_none());
+        assert_eq!(r.sensors().laser.map(|l| l.angle_min), Some(-1.0));
+        let a = Actuation {
+            drive: Some(Drive::velocity(0.3, -0.2)),
+            ..Actuation::default()
+        };
+        r.act(Duration::ZERO, &a, &mut ev);
+        r.stop(Duration::ZERO, &mut ev);
+        assert_eq!(*sent.0.lock().unwrap(), [(0.3, -0.2), (0.0, 0.0)]);
+        assert!(r.health().is_ok());
+    }
+
+    #[test]
+    fn stale_odometry_holds_the_robot_and_a_lost_one_fails_the_run() {
+        let bounds = Bounds {
+            stale_after: Duration::from_millis(1),
+            give_up_after: Duration::from_millis(2),
+            ..Bounds::default()
+        };
+        let (mut r, sent) = robot(bounds);
+        std::thread::sleep(Duration::from_millis(10));
+        let (mut s, mut ev) = (Signals::new(), Events::new());
+        r.sense(Duration::ZERO, &mut s, &mut ev);
+        let link_events: Vec<_> = ev.as_slice().iter().filter(|e| e.kind == "link").collect();
+        assert_eq!(link_events.len(), 2, "{:?}", ev.as_slice());
+        let a = Actuation {
+            drive: Some(Drive::velocity(0.3, 0.0)),
+            ..Actuation::default()
+        };
+        r.act(Duration::ZERO, &a, &mut ev);
+        assert_eq!(sent.0.lock().unwrap().last(), Some(&(0.0, 0.0)));
+        let e = r.health().unwrap_err();
+        assert!(
+            e.to_string()
+                .contains("no odometry from the robot on /bot/odom"),
+            "{e}"
+        );
+    }
+}
