@@ -12,7 +12,7 @@
 //! - [`tables`]: the summary, robots and events tables;
 //! - [`page`]: the page, laid out for one robot, a few, or a fleet;
 //! - [`world_map`]: a world's picture before any run (`skipper world check --svg`);
-//! - this module: [`write`] reads a log and writes its report, [`Error`] says why it
+//! - this module: [`write()`] reads a log and writes its report, [`Error`] says why it
 //!   could not.
 
 pub mod decimate;

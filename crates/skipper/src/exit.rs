@@ -90,6 +90,7 @@ impl From<skipper_sim::WorldErrors> for Failure {
     }
 }
 
+#[cfg(feature = "dashboard")]
 impl From<skipper_dashboard::Error> for Failure {
     /// An address the dashboard may not or cannot listen on is bad input; no token, a failure.
     fn from(e: skipper_dashboard::Error) -> Self {
@@ -98,6 +99,15 @@ impl From<skipper_dashboard::Error> for Failure {
             _ => Failure::bad_input(e.to_string()),
         }
     }
+}
+
+/// A part this build left out (a cargo feature of the skipper crate, on by default),
+/// asked for: bad input, with how to get it.
+pub fn left_out(feature: &str, what: &str) -> Failure {
+    Failure::bad_input(format!(
+        "this skipper was built without {what}: build it with the cargo feature `{feature}` \
+         (on by default), e.g. `cargo build --release -p skipper --features {feature}`"
+    ))
 }
 
 impl fmt::Display for Failure {

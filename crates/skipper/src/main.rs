@@ -53,6 +53,7 @@ enum Command {
     /// Write an HTML report with plots of a run log.
     Report(commands::report::ReportArgs),
     /// Replay a run log in the web dashboard, with a time slider.
+    #[cfg(feature = "dashboard")]
     Replay(commands::replay::ReplayArgs),
     /// Check, compile, document and run XABSL agents offline.
     Xabsl(commands::xabsl::XabslArgs),
@@ -66,8 +67,10 @@ enum Command {
     /// feedback).
     Action(commands::action::ActionArgs),
     /// A language server for XABSL and mission scripts (an editor starts it; stdio).
+    #[cfg(feature = "lsp")]
     Lsp(commands::lsp::LspArgs),
     /// Run a ROS 1 node script written for torch-ros's `ros` Lua API.
+    #[cfg(feature = "torch-ros")]
     Lua(commands::lua::LuaArgs),
     /// Write the ROS 2 or ROS 1 interface packages of a controller's goal kinds.
     Interfaces(commands::interfaces::InterfacesArgs),
@@ -90,7 +93,7 @@ fn main() -> ExitCode {
     let cli = Cli::parse_from(skipper_ros1_wire::names::take_process_args());
     if matches!(
         cli.command,
-        Command::Run(_) | Command::Sim(_) | Command::Link(_) | Command::Replay(_)
+        Command::Run(_) | Command::Sim(_) | Command::Link(_)
     ) {
         // from the start, a signal stops these cleanly (sessions closed, logs finished)
         skipper::shutdown::install();
@@ -99,13 +102,16 @@ fn main() -> ExitCode {
         Command::Run(a) => commands::run::run(a),
         Command::World(a) => commands::world::run(a),
         Command::Report(a) => commands::report::run(a),
+        #[cfg(feature = "dashboard")]
         Command::Replay(a) => commands::replay::run(a),
         Command::Xabsl(a) => commands::xabsl::run(a),
         Command::Mission(a) => commands::mission::run(a),
         Command::Sim(a) => commands::sim::run(a),
         Command::Link(a) => commands::link::run(a),
         Command::Action(a) => commands::action::run(a),
+        #[cfg(feature = "lsp")]
         Command::Lsp(a) => commands::lsp::run(a),
+        #[cfg(feature = "torch-ros")]
         Command::Lua(a) => commands::lua::run(a),
         Command::Interfaces(a) => commands::interfaces::run(a),
     };

@@ -8,9 +8,7 @@ use skipper_goals::{Endpoint, Transport, TransportError};
 use std::net::IpAddr;
 
 fn refused() -> Failure {
-    Failure::bad_input(
-        "this skipper was built without ROS 2 (cargo feature `ros2` of the skipper crate, on by default)",
-    )
+    crate::exit::left_out("ros2", "ROS 2")
 }
 
 /// A transport that refuses to attach.

@@ -9,6 +9,7 @@ use crate::exit::Failure;
 use skipper_core::{RunReport, Runner};
 use skipper_goals::{BindOptions, Endpoint, Transport, TransportError};
 use skipper_ros1::TimeSource;
+use std::net::SocketAddr;
 
 /// The transports `skipper run`'s options ask for (settings checked, nothing started);
 /// the robots of a real vehicle get wall-clock stamps.
@@ -20,8 +21,7 @@ pub fn from_args(a: &RunArgs, real_robot: bool) -> Result<Vec<Box<dyn Transport>
     };
     let mut transports: Vec<Box<dyn Transport>> = Vec::new();
     if let Some(addr) = a.serve {
-        let options = skipper_dashboard::ServeOptions::new(addr, a.allow_remote)?;
-        transports.push(Box::new(skipper_dashboard::LiveTransport::new(options)));
+        transports.push(dashboard(addr, a.allow_remote)?);
     }
     if let Some(master) = &a.ros {
         transports.push(Box::new(skipper_ros1::Ros1Transport::new(
@@ -32,6 +32,25 @@ pub fn from_args(a: &RunArgs, real_robot: bool) -> Result<Vec<Box<dyn Transport>
         transports.push(crate::ros2::transport(&a.ros_args, a.ros2_host));
     }
     Ok(transports)
+}
+
+/// The dashboard's address when `--serve` gives none.
+pub const DASHBOARD_ADDR: &str = "127.0.0.1:8088";
+
+/// The live dashboard on `addr` (another address than loopback only if allowed).
+#[cfg(feature = "dashboard")]
+fn dashboard(addr: SocketAddr, allow_remote: bool) -> Result<Box<dyn Transport>, Failure> {
+    let options = skipper_dashboard::ServeOptions::new(addr, allow_remote)?;
+    Ok(Box::new(skipper_dashboard::LiveTransport::new(options)))
+}
+
+/// Refused: this build has no dashboard.
+#[cfg(not(feature = "dashboard"))]
+fn dashboard(_: SocketAddr, _: bool) -> Result<Box<dyn Transport>, Failure> {
+    Err(crate::exit::left_out(
+        "dashboard",
+        "the web dashboard (--serve)",
+    ))
 }
 
 /// What the controllers must offer: goto goals for any transport, velocity commands

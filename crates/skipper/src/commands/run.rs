@@ -90,7 +90,7 @@ pub struct RunArgs {
     pub mission_timeout: Option<Duration>,
     /// Serve the live dashboard on this address (default 127.0.0.1:8088); the run is then
     /// paced by the wall clock (--speed sets the factor) and goes on until --until or Ctrl-C.
-    #[arg(long, value_name = "ADDR", num_args = 0..=1, default_missing_value = skipper_dashboard::DEFAULT_ADDR)]
+    #[arg(long, value_name = "ADDR", num_args = 0..=1, default_missing_value = crate::transports::DASHBOARD_ADDR)]
     pub serve: Option<std::net::SocketAddr>,
     /// Let --serve listen on an address other machines can reach; every request then needs
     /// the token printed at start.
