@@ -130,8 +130,8 @@ fn serve(a: ServeArgs) -> Result<u8, Failure> {
         .iter()
         .map(|r| r.spec().name.clone())
         .collect();
-    let handle = skipper_simserve::start_with_origin(world, origin, &options)
-        .map_err(settings_failure)?;
+    let handle =
+        skipper_simserve::start_with_origin(world, origin, &options).map_err(settings_failure)?;
     for (name, addr) in names.iter().zip(handle.addrs()) {
         crate::outln!("{name} ({}) on {addr}", a.subtype);
     }
