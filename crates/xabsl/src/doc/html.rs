@@ -32,6 +32,32 @@ impl<'a> Html<'a> {
     }
 }
 
+/// Pseudo code laid out for reading: the lines inside each `{` `}` block indented two
+/// spaces per level, and the spec's whitespace-only lines after an opening brace left
+/// out. (The plain text of [`super::text::pseudo_code`] stays as the spec prints it.)
+pub fn indented(code: &str) -> String {
+    let mut out = String::with_capacity(code.len() * 2);
+    let mut depth = 0usize;
+    for line in code.lines() {
+        let t = line.trim();
+        if t.is_empty() {
+            continue;
+        }
+        if t == "}" {
+            depth = depth.saturating_sub(1);
+        }
+        for _ in 0..depth {
+            out.push_str("  ");
+        }
+        out.push_str(line.trim_start());
+        out.push('\n');
+        if t == "{" {
+            depth += 1;
+        }
+    }
+    out
+}
+
 /// The id of the `k`-th condition of a state's pseudo code.
 pub fn condition_anchor(state: &str, k: usize) -> String {
     format!("code.{state}.{k}")

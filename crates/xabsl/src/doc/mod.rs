@@ -66,6 +66,8 @@ pre { background: #f6f6f6; padding: 0.6em; border: 1px solid #ddd; overflow-x: a
 .figure { overflow-x: auto; margin: 0.5em 0; }
 .desc { color: #444; font-style: italic; }
 ul.menu li { margin: 0.2em 0; }
+nav.states { background: none; color: #222; padding: 0; }
+nav.states a { color: #124; margin-right: 0; text-decoration: underline; }
 ul.states { list-style: none; padding: 0; margin: 0.5em 0 1em 0; }
 ul.states li { display: inline-block; margin-right: 1em; }
 code { background: #f2f2f2; padding: 0 0.2em; }
@@ -400,7 +402,7 @@ fn state_section(p: &Program, o: OptionId, si: StateId, b: &mut String) {
         b,
         "<p>The decision tree:</p>\n<div class=\"figure\">{}</div>\n<p>Pseudo code of the decision tree:</p>\n<pre>{}</pre>",
         diagrams::decision_tree(p, o, si, &format!("dt{si}")),
-        code.finish()
+        html::indented(&code.finish())
     );
 }
 
