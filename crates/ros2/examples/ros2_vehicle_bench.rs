@@ -56,11 +56,14 @@ fn now() -> Time {
     Time::from_duration(d)
 }
 
+/// A simulated robot's state: x, y, yaw, forward speed, turn rate.
+type Motion = (f64, f64, f64, f64, f64);
+
 /// What one simulated robot publishes and hears.
 struct Bot {
     odom: ros2_client::Publisher<Odometry>,
     scan: ros2_client::Publisher<LaserScan>,
-    pose: Arc<Mutex<(f64, f64, f64, f64, f64)>>,
+    pose: Arc<Mutex<Motion>>,
     beams: usize,
 }
 
