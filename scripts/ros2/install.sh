@@ -3,7 +3,7 @@
 # packages the tests use, the rosidl generators to build interfaces/skipper_msgs with
 # plain cmake), then Skipper's interface package built and installed into the venv.
 # Idempotent: a venv whose stamp matches this file's package list is kept; the package is
-# rebuilt only when its sources changed. See docs/ros2.md and shared/reference/ros2-jazzy.md.
+# rebuilt only when its sources changed. See docs/ros2.md.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 root="$PWD"

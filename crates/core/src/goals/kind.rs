@@ -137,6 +137,12 @@ fn comment_line(text: &str) -> String {
         .to_string()
 }
 
+impl PartialEq for GoalKind {
+    fn eq(&self, other: &Self) -> bool {
+        self.name == other.name && self.type_name == other.type_name
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -163,11 +169,5 @@ mod tests {
              # (a goal kind Skipper serves; written by `skipper interfaces`)\n\n\
              # how far (m)\nfloat64 distance\n---\n---\n# distance left (m) ?\nfloat64 left\n"
         );
-    }
-}
-
-impl PartialEq for GoalKind {
-    fn eq(&self, other: &Self) -> bool {
-        self.name == other.name && self.type_name == other.type_name
     }
 }

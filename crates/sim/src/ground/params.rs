@@ -1,7 +1,6 @@
 //! The Pioneer 3-DX's numbers: body, motion limits, sonar ring, laser, gripper.
 //!
-//! From ARIA's parameter file for the P3-DX and the P2OS firmware defaults (see
-//! `shared/reference/pioneer-and-maps.md`).
+//! From ARIA's parameter file for the P3-DX (`p3dx.p`) and the P2OS firmware defaults.
 
 /// Radius used for collision checks (m).
 pub const RADIUS: f64 = 0.250;
