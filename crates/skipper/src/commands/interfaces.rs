@@ -27,9 +27,9 @@ use std::path::{Path, PathBuf};
   skipper interfaces --ros1 catkin_ws/src examples/xabsl/goals/agents.xabsl
 
 Each package OUT/<package> has package.xml, CMakeLists.txt and one .action file
-per goal kind (ROS 2: ament_cmake and rosidl; ROS 1: catkin). Each action's ROS 2
-type hash is printed: the hash rosidl gives the built package, which Skipper's
-servers check their clients' hashes against.
+per goal kind (ROS 2: ament_cmake and rosidl; ROS 1: catkin). Each action's
+ROS 2 type hash is printed: the hash rosidl gives the built package, which
+Skipper's servers check their clients' hashes against.
 
 Exit status: 0 when written, 2 for bad input (a controller that does not load, a
 goal kind whose names are not ROS names, OUT that cannot be written).")]

@@ -99,7 +99,7 @@ option.")]
       --inputs examples/xabsl/soccer/inputs.jsonl
   skipper xabsl run examples/xabsl/soccer/agents.xabsl --inputs - \\
       < examples/xabsl/soccer/inputs.jsonl > trace.jsonl
-  # an input the lines do not give, as an expression of others; the agent by name
+  # an input the lines lack, as an expression of others; the agent by name
   skipper xabsl run examples/xabsl/soccer/agents.xabsl \\
       --inputs examples/xabsl/soccer/inputs.jsonl \\
       --define 'landmark.opponent_goal.distance=4.5 - ball.x' --agent striker
