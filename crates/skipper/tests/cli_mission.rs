@@ -88,7 +88,9 @@ fn running_the_spec_mission_prints_and_writes_the_summary_keys() {
     );
     assert!(out.status.success(), "{}", text(&out.stderr));
     let stdout = text(&out.stdout);
-    let outcome = stdout.lines().find(|l| l.trim_start().starts_with("outcome "));
+    let outcome = stdout
+        .lines()
+        .find(|l| l.trim_start().starts_with("outcome "));
     assert_eq!(
         outcome.map(|l| l.split_whitespace().collect::<Vec<_>>()),
         Some(vec!["outcome", "finished"]),
