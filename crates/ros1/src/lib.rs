@@ -25,11 +25,15 @@
 //! run's [`skipper_goals::Transport`].
 //! Nothing here knows an engine or a vehicle: it binds what the goal layer declares.
 //!
+//! [`interfaces`] writes the catkin packages of the goal kinds (`skipper interfaces
+//! --ros1`).
+//!
 //! [`vehicle`] goes the other way: a robot on ROS 1 as a Skipper vehicle
 //! (`--vehicle ros1:/NAMESPACE`).
 
 pub mod frames;
 pub mod goals;
+pub mod interfaces;
 pub mod link;
 pub mod navigation;
 pub mod sensors;

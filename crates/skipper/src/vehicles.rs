@@ -5,7 +5,7 @@
 
 use crate::commands::session::WorldArgs;
 use crate::exit::Failure;
-use skipper_core::vehicle::remote::{Bounds, DriveParams};
+use skipper_core::vehicle::remote::RobotAddress;
 use skipper_core::{VehicleKind, World};
 use skipper_p2os::client::{DriverOptions, LinkSpec, P2osVehicle, P2osWorld};
 use skipper_sim::{load_world, GroundWorld, WorldSpec};
@@ -23,119 +23,9 @@ pub enum VehicleChoice {
     /// A robot that speaks P2OS on a serial port.
     P2osSerial(String),
     /// A robot driven over ROS 2 topics.
-    Ros2(RosRobot),
+    Ros2(RobotAddress),
     /// A robot driven over ROS 1 topics.
-    Ros1(RosRobot),
-}
-
-/// A robot driven over ROS topics: `[NAME=]ros2:/NAMESPACE[,OPTION...]`.
-#[derive(Debug, Clone, PartialEq)]
-pub struct RosRobot {
-    /// its namespace (`/bot`, or `/` for topics at the root)
-    pub namespace: String,
-    /// its name in the run (default: the namespace's last part and `_skipper`, so that a
-    /// run serving it with `--ros2` or `--ros` puts its own topics beside the robot's,
-    /// not on them)
-    pub name: String,
-    /// `stamped` / `twist`: the type of `cmd_vel` (default: ROS 2 asks the robot's reader;
-    /// ROS 1 Twist)
-    pub stamped: Option<bool>,
-    /// `use_sim_time`: the robot's time is `/clock`
-    pub use_sim_time: bool,
-    /// `stale=`, `give_up=`, `wait=`, `controller_timeout=`
-    pub bounds: Bounds,
-    /// `track=`, `max_speed=`, `max_turn_rate=`
-    pub drive: DriveParams,
-}
-
-impl RosRobot {
-    /// Read `/NAMESPACE[,OPTION...]` (after `ros2:`), named `name` if given.
-    fn parse(scheme: &str, name: Option<&str>, rest: &str) -> Result<Self, String> {
-        let mut parts = rest.split(',');
-        let ns = parts.next().unwrap_or_default();
-        if !ns.starts_with('/') {
-            return Err(format!(
-                "{scheme}:{rest}: expected {scheme}:/NAMESPACE (a ROS namespace such as /bot, or / for a robot whose topics are /odom, /scan, /cmd_vel)"
-            ));
-        }
-        let trimmed = ns.trim_end_matches('/');
-        let ok = trimmed.split('/').skip(1).all(|p| {
-            p.chars()
-                .next()
-                .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
-                && p.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
-        });
-        if !ok {
-            return Err(format!(
-                "{scheme}:{ns}: not a ROS namespace (parts of letters, digits and _, each starting with a letter or _)"
-            ));
-        }
-        let last = trimmed.rsplit('/').next().filter(|l| !l.is_empty());
-        let mut r = Self {
-            namespace: if trimmed.is_empty() {
-                "/".into()
-            } else {
-                trimmed.into()
-            },
-            name: match (name, last) {
-                (Some(n), _) => n.to_string(),
-                (None, Some(l)) => format!("{l}_skipper"),
-                (None, None) => "robot_skipper".into(),
-            },
-            stamped: None,
-            use_sim_time: false,
-            bounds: Bounds::default(),
-            drive: DriveParams::default(),
-        };
-        if r.name.is_empty() {
-            return Err(format!("{scheme}:{rest}: an empty robot name before `=`"));
-        }
-        for opt in parts {
-            r.option(opt)
-                .map_err(|why| format!("{scheme}:{rest}: option `{opt}`: {why}"))?;
-        }
-        Ok(r)
-    }
-
-    fn option(&mut self, opt: &str) -> Result<(), String> {
-        let duration = |v: &str| {
-            skipper_core::time::parse_duration(v)
-                .map_err(|e| e.to_string())
-                .and_then(|d| {
-                    if d.is_zero() {
-                        Err("a duration above 0 (`500ms`, `2s`)".to_string())
-                    } else {
-                        Ok(d)
-                    }
-                })
-        };
-        let number = |v: &str| match v.parse::<f64>() {
-            Ok(x) if x.is_finite() && x > 0.0 => Ok(x),
-            _ => Err(format!("`{v}` is not a number above 0")),
-        };
-        match opt.split_once('=') {
-            None if opt == "stamped" => self.stamped = Some(true),
-            None if opt == "twist" => self.stamped = Some(false),
-            None if opt == "use_sim_time" => self.use_sim_time = true,
-            Some(("stale", v)) => self.bounds.stale_after = duration(v)?,
-            Some(("give_up", v)) => self.bounds.give_up_after = duration(v)?,
-            Some(("wait", v)) => self.bounds.appear_within = duration(v)?,
-            Some(("controller_timeout", v)) => self.bounds.controller_timeout = duration(v)?,
-            Some(("track", v)) => self.drive.track = number(v)?,
-            Some(("max_speed", v)) => self.drive.max_speed = number(v)?,
-            Some(("max_turn_rate", v)) => self.drive.max_turn_rate = number(v)?,
-            _ => {
-                return Err("expected stamped, twist, use_sim_time, stale=DURATION, give_up=DURATION, wait=DURATION, controller_timeout=DURATION, track=M, max_speed=M/S or max_turn_rate=RAD/S".into())
-            }
-        }
-        if self.bounds.give_up_after < self.bounds.stale_after {
-            return Err(format!(
-                "give_up ({:?}) must not be shorter than stale ({:?})",
-                self.bounds.give_up_after, self.bounds.stale_after
-            ));
-        }
-        Ok(())
-    }
+    Ros1(RobotAddress),
 }
 
 impl VehicleChoice {
@@ -163,9 +53,13 @@ impl FromStr for VehicleChoice {
             _ => (None, s),
         };
         if let Some(rest) = spec.strip_prefix("ros2:") {
-            Ok(VehicleChoice::Ros2(RosRobot::parse("ros2", name, rest)?))
+            Ok(VehicleChoice::Ros2(RobotAddress::parse(
+                "ros2", name, rest,
+            )?))
         } else if let Some(rest) = spec.strip_prefix("ros1:") {
-            Ok(VehicleChoice::Ros1(RosRobot::parse("ros1", name, rest)?))
+            Ok(VehicleChoice::Ros1(RobotAddress::parse(
+                "ros1", name, rest,
+            )?))
         } else if s == "sim" {
             Ok(VehicleChoice::Sim)
         } else if let Some(addr) = s.strip_prefix("p2os://") {
@@ -320,14 +214,14 @@ pub fn build_with(
             "warning: --world, --robots and --model are for the simulator; a real robot is what it is"
         );
     }
-    let ros2: Vec<&RosRobot> = choices
+    let ros2: Vec<&RobotAddress> = choices
         .iter()
         .filter_map(|c| match c {
             VehicleChoice::Ros2(r) => Some(r),
             _ => None,
         })
         .collect();
-    let ros1: Vec<&RosRobot> = choices
+    let ros1: Vec<&RobotAddress> = choices
         .iter()
         .filter_map(|c| match c {
             VehicleChoice::Ros1(r) => Some(r),
@@ -366,14 +260,14 @@ pub fn build_with(
 
 /// Building ROS robots' worlds.
 mod ros {
-    use super::RosRobot;
+    use super::RobotAddress;
     use crate::exit::Failure;
     use skipper_core::World;
     use std::collections::HashSet;
     use std::net::IpAddr;
 
     /// Names and namespaces unique, one clock for all.
-    fn check(robots: &[&RosRobot]) -> Result<bool, Failure> {
+    fn check(robots: &[&RobotAddress]) -> Result<bool, Failure> {
         let mut names = HashSet::new();
         let mut spaces = HashSet::new();
         for r in robots {
@@ -400,7 +294,7 @@ mod ros {
     }
 
     #[cfg(feature = "ros2")]
-    pub fn ros2(robots: &[&RosRobot], host: Option<IpAddr>) -> Result<Box<dyn World>, Failure> {
+    pub fn ros2(robots: &[&RobotAddress], host: Option<IpAddr>) -> Result<Box<dyn World>, Failure> {
         use skipper_ros2::vehicle::{connect, Options, RobotSpec};
         use skipper_ros2::Ros2Error;
         let use_sim_time = check(robots)?;
@@ -431,14 +325,17 @@ mod ros {
     }
 
     #[cfg(not(feature = "ros2"))]
-    pub fn ros2(robots: &[&RosRobot], _host: Option<IpAddr>) -> Result<Box<dyn World>, Failure> {
+    pub fn ros2(
+        robots: &[&RobotAddress],
+        _host: Option<IpAddr>,
+    ) -> Result<Box<dyn World>, Failure> {
         check(robots)?;
         Err(Failure::bad_input(
             "this skipper was built without ROS 2 (cargo feature `ros2` of the skipper crate, on by default)",
         ))
     }
 
-    pub fn ros1(robots: &[&RosRobot], host: Option<IpAddr>) -> Result<Box<dyn World>, Failure> {
+    pub fn ros1(robots: &[&RobotAddress], host: Option<IpAddr>) -> Result<Box<dyn World>, Failure> {
         use skipper_ros1::vehicle::{connect, Options, RobotSpec};
         use skipper_ros1::LinkError;
         let use_sim_time = check(robots)?;
@@ -501,63 +398,16 @@ mod tests {
             .parse::<VehicleChoice>()
             .unwrap_err()
             .contains("unknown vehicle"));
-    }
-
-    fn ros2(s: &str) -> RosRobot {
-        match s.parse() {
-            Ok(VehicleChoice::Ros2(r)) => r,
-            other => panic!("{s}: {other:?}"),
-        }
-    }
-
-    #[test]
-    fn ros_robots_parse_with_their_names_and_options() {
-        let r = ros2("ros2:/bot");
-        assert_eq!(
-            (r.namespace.as_str(), r.name.as_str()),
-            ("/bot", "bot_skipper")
-        );
-        assert_eq!((r.stamped, r.use_sim_time), (None, false));
-        assert_eq!(r.bounds, Bounds::default());
-        let r = ros2("alpha=ros2:/site/bot2/,stamped,use_sim_time,stale=250ms,give_up=3s,wait=20s,track=0.16,max_speed=0.22");
-        assert_eq!(
-            (r.namespace.as_str(), r.name.as_str()),
-            ("/site/bot2", "alpha")
-        );
-        assert_eq!((r.stamped, r.use_sim_time), (Some(true), true));
-        assert_eq!(r.bounds.stale_after, std::time::Duration::from_millis(250));
-        assert_eq!(r.bounds.give_up_after, std::time::Duration::from_secs(3));
-        assert_eq!(r.bounds.appear_within, std::time::Duration::from_secs(20));
-        assert_eq!((r.drive.track, r.drive.max_speed), (0.16, 0.22));
-        let r = ros2("ros2:/");
-        assert_eq!(
-            (r.namespace.as_str(), r.name.as_str()),
-            ("/", "robot_skipper")
-        );
-        match "ros1:/bot,twist".parse() {
-            Ok(VehicleChoice::Ros1(r)) => assert_eq!(r.stamped, Some(false)),
+        match "alpha=ros1:/bot,twist".parse() {
+            Ok(VehicleChoice::Ros1(r)) => {
+                assert_eq!((r.name.as_str(), r.stamped), ("alpha", Some(false)))
+            }
             other => panic!("{other:?}"),
         }
-        assert!(VehicleChoice::Ros1(ros2("ros2:/a,use_sim_time")).follows_robot_clock());
+        assert!("=ros2:/bot"
+            .parse::<VehicleChoice>()
+            .unwrap_err()
+            .contains("an empty robot name"));
         assert!(!VehicleChoice::Sim.is_real());
-    }
-
-    #[test]
-    fn bad_ros_robots_say_what_was_expected() {
-        for (arg, says) in [
-            ("ros2:bot", "expected ros2:/NAMESPACE"),
-            ("ros2:/1bot", "not a ROS namespace"),
-            ("ros2:/bot-1", "not a ROS namespace"),
-            ("ros1:/a//b", "not a ROS namespace"),
-            ("ros2:/bot,fast", "option `fast`: expected stamped"),
-            ("ros2:/bot,stale=0s", "a duration above 0"),
-            ("ros2:/bot,stale=soon", "option `stale=soon`"),
-            ("ros2:/bot,track=-1", "not a number above 0"),
-            ("ros2:/bot,stale=6s", "give_up"),
-            ("=ros2:/bot", "an empty robot name"),
-        ] {
-            let e = arg.parse::<VehicleChoice>().unwrap_err();
-            assert!(e.contains(says), "{arg}: {e}");
-        }
     }
 }

@@ -5,6 +5,7 @@
 //! sensors, battery, transforms, `/clock`), and implements [`CommandOut`] for its
 //! `cmd_vel`; this module does the rest:
 //!
+//! - [`address`]: where a robot is and how to drive it (`/NAMESPACE[,OPTION...]`);
 //! - [`feed`]: the messages, checked (bad ones counted and skipped), the scan in the
 //!   base's beam order, and what the robot was found to have;
 //! - [`frames`]: where its sensors sit, from its transforms;
@@ -14,6 +15,7 @@
 //! - [`robot`]: the [`crate::Vehicle`]; [`world`]: the [`crate::World`], its
 //!   watchdog, and awaiting the robots.
 
+pub mod address;
 pub mod clock;
 pub mod drive;
 pub mod feed;
@@ -22,6 +24,7 @@ pub mod link;
 pub mod robot;
 pub mod world;
 
+pub use address::RobotAddress;
 pub use clock::RobotClock;
 pub use drive::DriveParams;
 pub use feed::{BatteryReading, Equipment, OdometryReading, RangeReading, ScanReading};
