@@ -2,7 +2,7 @@
 run_option and run_mission servers of `skipper run --ros`.
 
 The skipper_msgs classes are generated the way a ROS user gets them: genpy (Debian's
-python3-genpy) from the .action files in crates/actionlib/src/msg/defs/, expanded into
+python3-genpy) from the .action files in crates/ros1-wire/src/msg/defs/, expanded into
 the seven action messages by the genaction rule, with std_msgs/Header and the
 actionlib_msgs types from the installed Python classes. genpy computes the md5sums
 itself, so a mismatch with Skipper's would show as a refused connection.
@@ -25,7 +25,7 @@ from actionlib_msgs.msg import GoalStatus as S
 from genpy.dynamic import generate_dynamic
 
 ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
-DEFS = os.path.join(ROOT, "crates", "actionlib", "src", "msg", "defs")
+DEFS = os.path.join(ROOT, "crates", "ros1-wire", "src", "msg", "defs")
 SEP = "=" * 80 + "\n"
 
 passed, failed = 0, 0
