@@ -39,6 +39,8 @@
 #                                      found by a build without ASan, replayed under it
 #   scripts/fuzz.sh --asan-tests       the counting-allocator and native-backend tests
 #                                      under AddressSanitizer (see docs/fuzzing.md)
+#   scripts/fuzz.sh --build            build every target and stop (.ci/run builds them
+#                                      beside the tests against real peers)
 #
 # FUZZ_TARGET_DIR sets cargo's target directory for the fuzz build (default: cargo
 # fuzz's own, fuzz/target). FUZZ_BUILD_ARGS adds arguments to `cargo fuzz build` (for
@@ -341,6 +343,7 @@ case "${1:-}" in
   --asan-tests) asan_tests ;;
   --rate) shift; rate "$@" ;;
   --replay) shift; replay "$@" ;;
+  --build) build ;;
   "") short ;;
-  *) echo "usage: scripts/fuzz.sh [--long [N] [TARGET...] | --rate [SECONDS] [TARGET...] | --replay [TARGET...] | --asan-tests]" >&2; exit 2 ;;
+  *) echo "usage: scripts/fuzz.sh [--long [N] [TARGET...] | --rate [SECONDS] [TARGET...] | --replay [TARGET...] | --asan-tests | --build]" >&2; exit 2 ;;
 esac
