@@ -16,6 +16,7 @@ from tf2_msgs.msg import TFMessage  # noqa: E402
 def main():
     a, base, laser = model.options(rospy.myargv(sys.argv)[1:])
     ns = a.ns.rstrip("/")
+    model.stop_on_signals()
     rospy.init_node("test_robot_" + (ns.strip("/").replace("/", "_") or "root"), disable_signals=True)
     rec = model.Recorder(a.log)
     f = a.frames

@@ -3,7 +3,7 @@ the rospy one (scripts/ros1-robot/robot.py): a differential-drive base integrati
 velocity it is sent, in a room of wall segments, with a laser mounted on it (any
 position, heading, beam count and angle range, upside down or not) whose ranges are
 ray-cast against the walls in the laser's own frame. Plain Python, no ROS."""
-import json, math, time
+import json, math, signal, time
 
 RADIUS = 0.2  # the base's radius (m): closer to a wall than this is a collision
 
@@ -160,3 +160,12 @@ def options(argv):
     laser = Laser(float(mx), float(my), float(myaw), flip.strip() == "1", a.beams, -half, half)
     walls = room(a.room) + parse_walls(a.walls)
     return a, Base(x, y, yaw, walls), laser
+
+
+def stop_on_signals():
+    """SIGINT and SIGTERM raise KeyboardInterrupt. A script's background job starts with
+    SIGINT ignored, and Python then installs no handler of its own for it."""
+    def interrupt(*_):
+        raise KeyboardInterrupt
+    for s in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(s, interrupt)

@@ -17,6 +17,7 @@ import model
 
 def main():
     a, base, laser = model.options(sys.argv[1:])
+    model.stop_on_signals()
     rclpy.init()
     ns = a.ns.rstrip("/")
     node = Node("test_robot", namespace=ns or "/")
