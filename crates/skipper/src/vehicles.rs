@@ -263,34 +263,11 @@ mod ros {
     use super::RobotAddress;
     use crate::exit::Failure;
     use skipper_core::World;
-    use std::collections::HashSet;
     use std::net::IpAddr;
 
-    /// Names and namespaces unique, one clock for all.
+    /// Names and namespaces unique, one clock for all: whether it is the robots'.
     fn check(robots: &[&RobotAddress]) -> Result<bool, Failure> {
-        let mut names = HashSet::new();
-        let mut spaces = HashSet::new();
-        for r in robots {
-            if !names.insert(r.name.as_str()) {
-                return Err(Failure::bad_input(format!(
-                    "two robots named `{}`: name one with NAME=ros2:/NAMESPACE",
-                    r.name
-                )));
-            }
-            if !spaces.insert(r.namespace.as_str()) {
-                return Err(Failure::bad_input(format!(
-                    "the robot at {} is given twice",
-                    r.namespace
-                )));
-            }
-        }
-        let sim = robots.iter().filter(|r| r.use_sim_time).count();
-        if sim != 0 && sim != robots.len() {
-            return Err(Failure::bad_input(
-                "use_sim_time on some robots and not others: the robots of a run share one clock",
-            ));
-        }
-        Ok(sim != 0)
+        RobotAddress::fleet_clock(robots).map_err(Failure::bad_input)
     }
 
     #[cfg(feature = "ros2")]

@@ -15,6 +15,21 @@ use crate::engine::Engine;
 use crate::model::{SymbolKind, Type};
 use crate::Error;
 use std::fmt::Write as _;
+use std::io::{BufRead, Write as _};
+
+/// Where [`TraceRunner::run_lines`] stopped.
+#[derive(Debug)]
+pub enum LinesError {
+    /// Input line `line` (from 1) could not be read or run.
+    Input {
+        /// the line's number
+        line: usize,
+        /// what was wrong
+        message: String,
+    },
+    /// The trace could not be written.
+    Output(std::io::Error),
+}
 
 /// The index of the agent's input symbol `name`.
 fn input_symbol(p: &crate::model::Program, name: &str) -> Option<usize> {
@@ -55,6 +70,31 @@ impl TraceRunner {
     /// The engine back, the runner done with.
     pub fn into_engine(self) -> Engine {
         self.engine
+    }
+
+    /// Run a cycle for every non-blank line of `input`, writing each output line to
+    /// `out`; `warn` hears each cycle's run-time problems in words, with the input
+    /// line's number.
+    pub fn run_lines(
+        &mut self,
+        input: impl BufRead,
+        out: &mut impl std::io::Write,
+        mut warn: impl FnMut(usize, String),
+    ) -> Result<(), LinesError> {
+        for (i, line) in input.lines().enumerate() {
+            let n = i + 1;
+            let bad = |message: String| LinesError::Input { line: n, message };
+            let line = line.map_err(|e| bad(format!("cannot read: {e}")))?;
+            if line.trim().is_empty() {
+                continue;
+            }
+            let text = self.step(&line).map_err(|e| bad(e.to_string()))?;
+            writeln!(out, "{text}").map_err(LinesError::Output)?;
+            for p in self.engine.problems() {
+                warn(n, self.engine.describe(p));
+            }
+        }
+        Ok(())
     }
 
     /// Run one cycle from one input line; returns the output line (without a newline).

@@ -2,7 +2,8 @@
 //! for every cycle, the same activation path, outputs and basic behaviors, written the
 //! same way (the golden lines without their `inputs` key).
 
-use skipper_xabsl::{compile_path, engine::Engine, trace::TraceRunner};
+use skipper_xabsl::trace::{LinesError, TraceRunner};
+use skipper_xabsl::{compile_path, engine::Engine};
 use std::path::Path;
 use std::sync::Arc;
 
@@ -58,4 +59,28 @@ fn an_input_outside_inputs_is_an_error_that_says_where_it_goes() {
     assert!(runner
         .step(r#"{"note": "any other key", "time_ms": 5}"#)
         .is_ok());
+}
+
+/// `run_lines` writes a line per non-blank input line and stops at a bad one, naming its
+/// line number.
+#[test]
+fn run_lines_skips_blank_lines_and_names_the_bad_one() {
+    let d = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/golden/seed7-N5");
+    let c = compile_path(d.join("agents.xabsl"));
+    let mut runner = TraceRunner::new(Engine::new(Arc::new(c.program)).unwrap());
+    let input = "{\"time_ms\": 0}\n\n   \n{\"time_ms\": 100}\nnot json\n{\"time_ms\": 200}\n";
+    let mut out = Vec::new();
+    let e = runner
+        .run_lines(input.as_bytes(), &mut out, |_, _| {})
+        .unwrap_err();
+    match e {
+        LinesError::Input { line, message } => {
+            assert_eq!(line, 5);
+            assert!(message.contains("not a JSON object"), "{message}");
+        }
+        other => panic!("{other:?}"),
+    }
+    let text = String::from_utf8(out).unwrap();
+    assert_eq!(text.lines().count(), 2, "{text}");
+    assert!(text.lines().all(|l| l.starts_with("{\"cycle\":")), "{text}");
 }

@@ -4,7 +4,7 @@
 use crate::exit::Failure;
 use clap::{Args, Subcommand};
 use skipper_xabsl::engine::Engine;
-use skipper_xabsl::trace::TraceRunner;
+use skipper_xabsl::trace::{LinesError, TraceRunner};
 use skipper_xabsl::{compile_path, Compilation};
 use std::io::{BufRead, BufWriter, Write};
 use std::path::{Path, PathBuf};
@@ -346,38 +346,16 @@ fn run_offline(
     } else {
         inputs.display().to_string()
     };
-    for (n, line) in reader.lines().enumerate() {
-        let line =
-            line.map_err(|e| Failure::bad_input(format!("{name}:{}: cannot read: {e}", n + 1)))?;
-        if line.trim().is_empty() {
-            continue;
-        }
-        let text = runner
-            .step(&line)
-            .map_err(|e| Failure::bad_input(format!("{name}:{}: {e}", n + 1)))?;
-        writeln!(out, "{text}")
-            .map_err(|e| Failure::failed(format!("cannot write the trace: {e}")))?;
-        for p in runner.engine().problems() {
-            eprintln!(
-                "warning: cycle at line {}: {}",
-                n + 1,
-                describe(runner.engine(), p)
-            );
-        }
-    }
-    out.flush()
-        .map_err(|e| Failure::failed(format!("cannot write the trace: {e}")))?;
+    let warn = |n, text| eprintln!("warning: cycle at line {n}: {text}");
+    let cannot_write = |e| Failure::failed(format!("cannot write the trace: {e}"));
+    runner
+        .run_lines(reader, &mut out, warn)
+        .map_err(|e| match e {
+            LinesError::Input { line, message } => {
+                Failure::bad_input(format!("{name}:{line}: {message}"))
+            }
+            LinesError::Output(e) => cannot_write(e),
+        })?;
+    out.flush().map_err(cannot_write)?;
     Ok(0)
-}
-
-/// A run-time problem in words.
-pub fn describe(engine: &Engine, p: &skipper_xabsl::engine::RuntimeProblem) -> String {
-    use skipper_xabsl::engine::RuntimeProblem::*;
-    match p {
-        OptionExecutedTwice(o) => format!(
-            "option `{}` was executed more than once in a cycle (unsupported: it decided again with the later caller's parameters)",
-            engine.program().options.get(*o).map_or("?", |o| o.name.as_str())
-        ),
-        ModuloByZero => "`%` by zero (gave 0)".into(),
-    }
 }

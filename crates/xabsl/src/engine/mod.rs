@@ -663,6 +663,17 @@ impl Engine {
         &self.rt.problems
     }
 
+    /// A run-time problem in words, options named.
+    pub fn describe(&self, p: &RuntimeProblem) -> String {
+        match p {
+            RuntimeProblem::OptionExecutedTwice(o) => format!(
+                "option `{}` was executed more than once in a cycle (unsupported: it decided again with the later caller's parameters)",
+                self.program().options.get(*o).map_or("?", |o| o.name.as_str())
+            ),
+            RuntimeProblem::ModuloByZero => "`%` by zero (gave 0)".into(),
+        }
+    }
+
     /// Problems beyond the first 64 of the last cycle.
     pub fn problems_dropped(&self) -> usize {
         self.rt.problems_dropped

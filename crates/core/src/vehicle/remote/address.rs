@@ -4,6 +4,7 @@
 //! when it is stopped.
 
 use super::{Bounds, DriveParams};
+use std::collections::HashSet;
 
 /// Where a robot is and how to drive it: `/NAMESPACE[,OPTION...]` after `ros2:` or
 /// `ros1:`, named `NAME` if `NAME=` came first.
@@ -74,6 +75,32 @@ impl RobotAddress {
                 .map_err(|why| format!("{scheme}:{rest}: option `{opt}`: {why}"))?;
         }
         Ok(r)
+    }
+
+    /// Check that `robots` can run together: names and namespaces unique, and one clock
+    /// for all (`use_sim_time` on all or none). Whether that clock is the robots' own.
+    pub fn fleet_clock(robots: &[&RobotAddress]) -> Result<bool, String> {
+        let mut names = HashSet::new();
+        let mut spaces = HashSet::new();
+        for r in robots {
+            if !names.insert(r.name.as_str()) {
+                return Err(format!(
+                    "two robots named `{}`: name one with NAME=ros2:/NAMESPACE",
+                    r.name
+                ));
+            }
+            if !spaces.insert(r.namespace.as_str()) {
+                return Err(format!("the robot at {} is given twice", r.namespace));
+            }
+        }
+        let sim = robots.iter().filter(|r| r.use_sim_time).count();
+        if sim != 0 && sim != robots.len() {
+            return Err(
+                "use_sim_time on some robots and not others: the robots of a run share one clock"
+                    .into(),
+            );
+        }
+        Ok(sim != 0)
     }
 
     fn option(&mut self, opt: &str) -> Result<(), String> {
@@ -154,6 +181,22 @@ mod tests {
             ("/", "robot_skipper")
         );
         assert_eq!(ros2(None, "/bot,twist").stamped, Some(false));
+    }
+
+    #[test]
+    fn a_fleet_has_unique_names_and_namespaces_and_one_clock() {
+        let (a, b) = (ros2(None, "/a"), ros2(None, "/b"));
+        assert_eq!(RobotAddress::fleet_clock(&[&a, &b]), Ok(false));
+        let (sa, sb) = (ros2(None, "/a,use_sim_time"), ros2(None, "/b,use_sim_time"));
+        assert_eq!(RobotAddress::fleet_clock(&[&sa, &sb]), Ok(true));
+        let e = RobotAddress::fleet_clock(&[&a, &sb]).unwrap_err();
+        assert!(e.contains("share one clock"), "{e}");
+        let named_a = ros2(Some("a_skipper"), "/c");
+        let e = RobotAddress::fleet_clock(&[&a, &named_a]).unwrap_err();
+        assert!(e.contains("two robots named `a_skipper`"), "{e}");
+        let other_name = ros2(Some("x"), "/a");
+        let e = RobotAddress::fleet_clock(&[&a, &other_name]).unwrap_err();
+        assert!(e.contains("the robot at /a is given twice"), "{e}");
     }
 
     #[test]
