@@ -19,7 +19,11 @@
 #     appears is a clear error;
 #  7. the wander demo avoids the walls the robot's scan reports;
 #  8. two robots in one run (one TwistStamped, its laser upside down and behind), one
-#     controller each.
+#     controller each;
+#  9. each vehicle publishes its own geometry with --ros2: the simulated P3-DX (laser,
+#     sonar ring) and a P2OS P3-AT (`skipper sim serve --model p3at` driven by
+#     `--vehicle p2os://`: the P3-AT's sonar ring from the subtype it reports); the ROS
+#     robot's own is checked in 2.
 # ONLY="5 8" runs those checks alone.
 # No timing is asserted beyond the safety bound of 3 (with a second of slack for a
 # loaded machine); every wait is for a state, with a generous hang guard.
@@ -206,6 +210,28 @@ grep -q "bot2_skipper is the robot at /bot2: odom, scan 360 beams .*; cmd_vel Tw
 ok "two robots: the second takes TwistStamped (from its reader's type) and its laser is upside down, facing behind"
 verdict reached "$tmp/bot1.jsonl" 1.0 1.45 1.85
 verdict reached "$tmp/bot2.jsonl" 1.0 1.45 1.85
+netns_down
+fi
+
+if want 9; then
+echo "== 9. each vehicle publishes its own geometry"
+netns_up "$tag-9"
+ip netns exec "$tag-9" "$SKIPPER_BIN" run examples/xabsl/goals/agents.xabsl --ros2 --no-log >"$tmp/simgeo.out" 2>"$tmp/simgeo.err" &
+sim=$!
+in_ns "$tag-9" timeout 120 "$py" $here/client.py geometry robot1 180 -90 1.0056 0.018 >"$tmp/simgeo.check" 2>&1 \
+  || fail "the simulator's geometry: $(cat "$tmp/simgeo.check")"
+in_ns "$tag-9" timeout 120 "$py" $here/client.py sonars robot1 16 3 0.166 0.027 >>"$tmp/simgeo.check" 2>&1 \
+  || fail "the simulator's sonars: $(cat "$tmp/simgeo.check")"
+sed 's/^ok   /ok   the simulated P3-DX /' "$tmp/simgeo.check"; passed=$((passed + 2))
+kill -INT "$sim"; wait "$sim" || true
+ip netns exec "$tag-9" "$SKIPPER_BIN" sim serve --p2os 127.0.0.1:8101 --model p3at >"$tmp/p3at.out" 2>&1 &
+wait_text "(p3at) on" "$tmp/p3at.out"
+ip netns exec "$tag-9" "$SKIPPER_BIN" run --vehicle p2os://127.0.0.1:8101 --ros2 --no-log >"$tmp/p2os.out" 2>"$tmp/p2os.err" &
+p2os=$!
+in_ns "$tag-9" timeout 120 "$py" $here/client.py sonars robot1 16 3 0.245 0.027 >"$tmp/p3at.check" 2>&1 \
+  || fail "the P3-AT's sonars: $(cat "$tmp/p3at.check")"
+sed 's/^ok   /ok   a P2OS P3-AT: /' "$tmp/p3at.check"; passed=$((passed + 1))
+kill -INT "$p2os"; wait "$p2os" || true
 netns_down
 fi
 

@@ -145,7 +145,7 @@ pub fn ground_world(
 
 /// [`ground_world`] with at least `at_least` robots when `robots` does not say, and the
 /// robots' models as `--model` says.
-fn ground_world_with_models(
+pub fn ground_world_with_models(
     world: Option<&Path>,
     robots: Option<usize>,
     at_least: usize,
