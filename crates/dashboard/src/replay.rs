@@ -382,13 +382,13 @@ mod tests {
             kind: "ground".into(),
             model: "p3at".into(),
             sensors: Some(SensorsInfo {
-                sonar: vec![[0.147, 0.136, 1.5708], [0.193, -0.119, -0.5236]],
+                sonar: vec![[0.147, 0.136, 1.5], [0.193, -0.119, -0.5]],
             }),
         };
         let view = Replay::view(&own, &r, 0.0);
         assert_eq!(
             view["sonar"],
-            json!([[0.147, 0.136, 1.5708, 0.5], [0.193, -0.119, -0.5236, 1.25]])
+            json!([[0.147, 0.136, 1.5, 0.5], [0.193, -0.119, -0.5, 1.25]])
         );
         let without = RobotInfo {
             sensors: Some(SensorsInfo::default()),
