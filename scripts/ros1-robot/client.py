@@ -67,6 +67,28 @@ def geometry(name, beams, first_deg, step_deg, laser_x):
           f"/{name}/scan {got[0]} beams from {got[1]:.1f} deg by {got[2]:.2f} deg", flush=True)
 
 
+def sonars(name, count, k, x, y):
+    mounts = {}
+
+    def on_tf(m):
+        for t in m.transforms:
+            if t.header.frame_id == f"{name}/base_link" and "/sonar_" in t.child_frame_id:
+                mounts[t.child_frame_id] = t.transform
+
+    rospy.Subscriber("/tf_static", TFMessage, on_tf)
+    if not wait_until(lambda: len(mounts) >= count):
+        fail(f"{len(mounts)} sonar frames of {name} on /tf_static, expected {count}: {sorted(mounts)}")
+    rospy.sleep(1.0)  # any frame beyond the ring
+    want = {f"{name}/sonar_{i}" for i in range(count)}
+    if set(mounts) != want:
+        fail(f"sonar frames of {name}: {sorted(mounts)}, expected {sorted(want)}")
+    t = mounts[f"{name}/sonar_{k}"].translation
+    if abs(t.x - x) > 1e-3 or abs(t.y - y) > 1e-3:
+        fail(f"{name}/sonar_{k} at ({t.x:.3f}, {t.y:.3f}), expected ({x}, {y})")
+    print(f"ok   {name}'s own sonar ring on /tf_static: {count} transducers, sonar_{k} at "
+          f"({t.x:.3f}, {t.y:.3f}) m", flush=True)
+
+
 def odom(topic):
     seen = []
     rospy.Subscriber(topic, Odometry, seen.append)
@@ -85,6 +107,8 @@ def main():
         goto(a[0], float(a[1]), float(a[2]))
     elif mode == "geometry":
         geometry(a[0], int(a[1]), float(a[2]), float(a[3]), float(a[4]))
+    elif mode == "sonars":
+        sonars(a[0], int(a[1]), int(a[2]), float(a[3]), float(a[4]))
     elif mode == "odom":
         odom(a[0])
     else:

@@ -16,7 +16,11 @@
 #  6. bad input (NaN odometry, a short scan) is counted and skipped; a robot that never
 #     appears is a clear error;
 #  7. the wander demo avoids the walls the robot's scan reports;
-#  8. two robots in one run, one controller each (the second's laser upside down).
+#  8. two robots in one run, one controller each (the second's laser upside down);
+#  9. each vehicle publishes its own geometry with --ros: the simulated P3-DX (laser,
+#     sonar ring) and a P2OS P3-AT (`skipper sim serve --model p3at` driven by
+#     `--vehicle p2os://`: the P3-AT's sonar ring from the subtype it reports).
+# ONLY="5 9" runs those checks alone.
 set -euo pipefail
 export PYTHONUNBUFFERED=1
 cd "$(dirname "$0")/../.."
@@ -60,6 +64,7 @@ stop_robots() {  # stop the robots of a section (SIGINT; the trap stops any left
   for p in "${robot_pids[@]}"; do kill -INT "$p" 2>/dev/null || true; wait "$p" 2>/dev/null || true; done
   robot_pids=()
 }
+want() { [ -z "${ONLY:-}" ] || [[ " $ONLY " == *" $1 "* ]]; }
 skipper() {  # LOG ARGS...: skipper run in the foreground; its status
   local log="$1"; shift
   local rc=0
@@ -67,6 +72,7 @@ skipper() {  # LOG ARGS...: skipper run in the foreground; its status
   echo "$rc"
 }
 
+if want 1; then
 echo "== 1. an XABSL agent"
 robot reach --ns /r
 rc=$(skipper reach $agents/reach.xabsl --vehicle ros1:/r --no-log --summary-json "$tmp/reach.json")
@@ -79,6 +85,9 @@ rc=$(skipper sonar $agents/sonar.xabsl --vehicle ros1:/r --no-log)
 ok "an agent reading sonar.3 is refused at load (exit 2)"
 
 stop_robots
+fi
+
+if want 2; then
 echo "== 2. served again with --ros: a goto goal from actionlib, the robot's own geometry"
 robot goto --ns /g
 "$SKIPPER_BIN" run examples/xabsl/goals/agents.xabsl --vehicle ros1:/g --ros --no-log >"$tmp/served.out" 2>"$tmp/served.err" &
@@ -95,6 +104,9 @@ verdict near "$tmp/goto.jsonl" 1.0 0.5 0.25
 kill -INT "$served"; wait "$served" || true
 
 stop_robots
+fi
+
+if want 3; then
 echo "== 3. the robot goes silent: the commands stop within the bound, then the run ends"
 robot silent --ns /s --silent-after 2
 rc=$(skipper stale $agents/cruise.xabsl --vehicle ros1:/s,stale=0.5s,give_up=3s --no-log)
@@ -104,6 +116,9 @@ ok "a silent robot ends the run after give_up (exit 1)"
 verdict stopped_after_silence "$tmp/silent.jsonl" 1.5
 
 stop_robots
+fi
+
+if want 4; then
 echo "== 4. Ctrl-C and SIGTERM leave the robot stopped"
 for sig in INT TERM; do
   robot "sig$sig" --ns "/c$sig"
@@ -118,6 +133,9 @@ for sig in INT TERM; do
 done
 
 stop_robots
+fi
+
+if want 5; then
 echo "== 5. Skipper drives Skipper"
 "$SKIPPER_BIN" run examples/xabsl/goals/agents.xabsl --ros --no-log >"$tmp/sim.out" 2>"$tmp/sim.err" &
 sim=$!
@@ -141,6 +159,9 @@ PY
 passed=$((passed + 1))
 
 stop_robots
+fi
+
+if want 6; then
 echo "== 6. bad input and a robot that never appears"
 robot bad --ns /b --bad
 rc=$(skipper bad $agents/reach.xabsl --vehicle ros1:/b --no-log --summary-json "$tmp/bad.json")
@@ -159,6 +180,9 @@ rc=$(skipper nobody --vehicle ros1:/nobody,wait=3s --no-log)
 ok "a robot that never appears is a clear error (exit 1)"
 
 stop_robots
+fi
+
+if want 7; then
 echo "== 7. the wander demo on a robot with a laser"
 robot wander --ns /w --room 2.0
 rc=$(skipper wander --vehicle ros1:/w --until 30s --no-log)
@@ -169,6 +193,9 @@ ok "the robot as Skipper found it: 241 beams from -120 deg, the laser 0.15 m ahe
 verdict moved "$tmp/wander.jsonl" 2.0
 
 stop_robots
+fi
+
+if want 8; then
 echo "== 8. two robots in one run, one controller each"
 robot bot1 --ns /bot1 --frames bot1/
 robot bot2 --ns /bot2 --frames bot2/ --beams 360 --fov 359 --mount=-0.1,0,3.14159265,1
@@ -178,4 +205,29 @@ verdict reached "$tmp/bot1.jsonl" 1.0 1.45 1.85
 verdict reached "$tmp/bot2.jsonl" 1.0 1.45 1.85
 
 stop_robots
+fi
+
+if want 9; then
+echo "== 9. each vehicle publishes its own geometry"
+"$SKIPPER_BIN" run examples/xabsl/goals/agents.xabsl --ros --no-log >"$tmp/simgeo.out" 2>"$tmp/simgeo.err" &
+sim=$!
+timeout 120 $ROS_PY $here/client.py geometry robot1 180 -90 1.0056 0.018 >"$tmp/simgeo.check" 2>&1 \
+  || fail "the simulator's geometry: $(cat "$tmp/simgeo.check")"
+timeout 120 $ROS_PY $here/client.py sonars robot1 16 3 0.166 0.027 >>"$tmp/simgeo.check" 2>&1 \
+  || fail "the simulator's sonars: $(cat "$tmp/simgeo.check")"
+sed 's/^ok   /ok   the simulated P3-DX /' "$tmp/simgeo.check"; passed=$((passed + 2))
+kill -INT "$sim"; wait "$sim" || true
+# a port of its own (0: the system picks), read back from what the server prints
+"$SKIPPER_BIN" sim serve --p2os 127.0.0.1:0 --model p3at >"$tmp/p3at.out" 2>&1 &
+pids+=($!)
+wait_text "(p3at) on" "$tmp/p3at.out"
+addr=$(sed -n 's/^robot1 (p3at) on //p' "$tmp/p3at.out" | head -1)
+"$SKIPPER_BIN" run --vehicle "p2os://$addr" --ros --no-log >"$tmp/p2os.out" 2>"$tmp/p2os.err" &
+p2os=$!
+timeout 120 $ROS_PY $here/client.py sonars robot1 16 3 0.245 0.027 >"$tmp/p3at.check" 2>&1 \
+  || fail "the P3-AT's sonars: $(cat "$tmp/p3at.check")"
+sed 's/^ok   /ok   a P2OS P3-AT: /' "$tmp/p3at.check"; passed=$((passed + 1))
+kill -INT "$p2os"; wait "$p2os" || true
+fi
+
 echo "ROS 1 robots: $passed passed, 0 failed"

@@ -6,6 +6,8 @@ by Skipper), inside the test's network namespace. Modes:
                             the served robot's own geometry: /tf_static has
                             NAME/base_link -> NAME/laser at LASER_X, /NAME/scan has BEAMS
                             ranges from FIRST_DEG by STEP_DEG
+  sonars NAME COUNT K X Y   the served sonar ring: /tf_static has NAME/base_link ->
+                            NAME/sonar_0 .. sonar_COUNT-1 (no more), sonar_K at (X, Y)
   odom TOPIC                the latest odometry on TOPIC, as JSON {x, y, yaw}
 Waits for what it needs with a generous bound (a hang guard, not a measure)."""
 import json, math, sys, time
@@ -80,6 +82,30 @@ def geometry(node, name, beams, first_deg, step_deg, laser_x):
           f"/{name}/scan {got[0]} beams from {got[1]:.1f} deg by {got[2]:.2f} deg", flush=True)
 
 
+def sonars(node, name, count, k, x, y):
+    latched = QoSProfile(depth=100, durability=DurabilityPolicy.TRANSIENT_LOCAL,
+                         reliability=ReliabilityPolicy.RELIABLE)
+    mounts = {}
+
+    def on_tf(m):
+        for t in m.transforms:
+            if t.header.frame_id == f"{name}/base_link" and "/sonar_" in t.child_frame_id:
+                mounts[t.child_frame_id] = t.transform
+
+    node.create_subscription(TFMessage, "/tf_static", on_tf, latched)
+    if not spin_until(node, lambda: len(mounts) >= count):
+        fail(f"{len(mounts)} sonar frames of {name} on /tf_static, expected {count}: {sorted(mounts)}")
+    spin_until(node, lambda: False, timeout=1.0)  # any frame beyond the ring
+    want = {f"{name}/sonar_{i}" for i in range(count)}
+    if set(mounts) != want:
+        fail(f"sonar frames of {name}: {sorted(mounts)}, expected {sorted(want)}")
+    t = mounts[f"{name}/sonar_{k}"].translation
+    if abs(t.x - x) > 1e-3 or abs(t.y - y) > 1e-3:
+        fail(f"{name}/sonar_{k} at ({t.x:.3f}, {t.y:.3f}), expected ({x}, {y})")
+    print(f"ok   {name}'s own sonar ring on /tf_static: {count} transducers, sonar_{k} at "
+          f"({t.x:.3f}, {t.y:.3f}) m", flush=True)
+
+
 def odom(node, topic):
     seen = []
     node.create_subscription(Odometry, topic, seen.append, 10)
@@ -99,6 +125,8 @@ def main():
         goto(node, a[0], float(a[1]), float(a[2]))
     elif mode == "geometry":
         geometry(node, a[0], int(a[1]), float(a[2]), float(a[3]), float(a[4]))
+    elif mode == "sonars":
+        sonars(node, a[0], int(a[1]), int(a[2]), float(a[3]), float(a[4]))
     elif mode == "odom":
         odom(node, a[0])
     else:

@@ -19,7 +19,12 @@
 #     appears is a clear error;
 #  7. the wander demo avoids the walls the robot's scan reports;
 #  8. two robots in one run (one TwistStamped, its laser upside down and behind), one
-#     controller each.
+#     controller each;
+#  9. each vehicle publishes its own geometry with --ros2: the simulated P3-DX (laser,
+#     sonar ring) and a P2OS P3-AT (`skipper sim serve --model p3at` driven by
+#     `--vehicle p2os://`: the P3-AT's sonar ring from the subtype it reports); the ROS
+#     robot's own is checked in 2.
+# ONLY="5 8" runs those checks alone.
 # No timing is asserted beyond the safety bound of 3 (with a second of slack for a
 # loaded machine); every wait is for a state, with a generous hang guard.
 set -euo pipefail
@@ -58,6 +63,7 @@ wait_text() {  # TEXT FILE: until FILE says TEXT (a hang guard of 60 s)
 }
 # (skipper runs put in the background are started with `ip netns exec` itself, which
 # becomes the skipper process, so that $! is what a signal must reach)
+want() { [ -z "${ONLY:-}" ] || [[ " $ONLY " == *" $1 "* ]]; }
 skipper() {  # NS LOG ARGS...: skipper run in namespace NS, in the foreground; its status
   local ns="$1" log="$2"; shift 2
   local rc=0
@@ -65,6 +71,7 @@ skipper() {  # NS LOG ARGS...: skipper run in namespace NS, in the foreground; i
   echo "$rc"
 }
 
+if want 1; then
 echo "== 1. an XABSL agent"
 netns_up "$tag-2"
 robot "$tag-2" reach --ns /bot
@@ -77,7 +84,9 @@ rc=$(skipper "$tag-2" sonar $agents/sonar.xabsl --vehicle ros2:/bot --no-log)
   || fail "an agent reading sonar.3 on a robot without sonars: exit $rc $(cat "$tmp/sonar.err")"
 ok "an agent reading sonar.3 is refused at load (exit 2): $(grep -Eo "[a-z_]+\.xabsl:[0-9]+:[0-9]+" "$tmp/sonar.err" | head -1)"
 netns_down
+fi
 
+if want 2; then
 echo "== 2. served again with --ros2: a goto goal from rclpy, the robot's own geometry"
 netns_up "$tag-3"
 robot "$tag-3" goto --ns /bot
@@ -97,7 +106,9 @@ verdict near "$tmp/goto.jsonl" "$gx" "$gy" 0.1
 verdict near "$tmp/goto.jsonl" 1.0 0.5 0.25
 kill -INT "$served"; wait "$served" || true
 netns_down
+fi
 
+if want 3; then
 echo "== 3. the robot goes silent: the commands stop within the bound, then the run ends"
 netns_up "$tag-4"
 robot "$tag-4" silent --ns /bot --silent-after 2
@@ -107,7 +118,9 @@ rc=$(skipper "$tag-4" stale $agents/cruise.xabsl --vehicle ros2:/bot,stale=0.5s,
 ok "a silent robot ends the run after give_up (exit 1): $(grep -o "no odometry from the robot.*" "$tmp/stale.err" | head -1)"
 verdict stopped_after_silence "$tmp/silent.jsonl" 1.5
 netns_down
+fi
 
+if want 4; then
 echo "== 4. Ctrl-C and SIGTERM leave the robot stopped"
 netns_up "$tag-5"
 for sig in INT TERM; do
@@ -123,7 +136,9 @@ for sig in INT TERM; do
   verdict last_zero "$tmp/sig$sig.jsonl"
 done
 netns_down
+fi
 
+if want 5; then
 echo "== 5. Skipper drives Skipper"
 netns_up "$tag-7"
 ip netns exec "$tag-7" "$SKIPPER_BIN" run examples/xabsl/goals/agents.xabsl --ros2 --no-log >"$tmp/sim.out" 2>"$tmp/sim.err" &
@@ -147,7 +162,9 @@ print(f"ok   Skipper driving Skipper ends {d:.3f} m and {dyaw:.3f} rad from the 
 sys.exit(0 if d <= 0.15 and dyaw <= 0.15 else 1)
 PY
 passed=$((passed + 1))
+fi
 
+if want 6; then
 echo "== 6. bad input and a robot that never appears"
 netns_up "$tag-8"
 robot "$tag-8" bad --ns /bot --bad
@@ -166,6 +183,9 @@ rc=$(skipper "$tag-8" nobody --vehicle ros2:/nobody,wait=3s --no-log)
   || fail "a robot that never appears: exit $rc $(cat "$tmp/nobody.err")"
 ok "a robot that never appears: $(grep -o "no odometry on /nobody/odom within 3 s[^(]*" "$tmp/nobody.err")"
 netns_down
+fi
+
+if want 7; then
 echo "== 7. the wander demo on a robot with a laser"
 netns_up "$tag-1"
 robot "$tag-1" wander --ns /bot --room 2.0
@@ -176,7 +196,9 @@ grep -q "ROS 2: bot_skipper is the robot at /bot: odom, scan 241 beams from -120
 ok "the robot as Skipper found it: 241 beams from -120 deg, the laser 0.15 m ahead (from /tf_static)"
 verdict moved "$tmp/wander.jsonl" 2.0
 netns_down
+fi
 
+if want 8; then
 echo "== 8. two robots in one run, one controller each"
 netns_up "$tag-6"
 robot "$tag-6" bot1 --ns /bot1 --frames bot1/
@@ -189,5 +211,28 @@ ok "two robots: the second takes TwistStamped (from its reader's type) and its l
 verdict reached "$tmp/bot1.jsonl" 1.0 1.45 1.85
 verdict reached "$tmp/bot2.jsonl" 1.0 1.45 1.85
 netns_down
+fi
+
+if want 9; then
+echo "== 9. each vehicle publishes its own geometry"
+netns_up "$tag-9"
+ip netns exec "$tag-9" "$SKIPPER_BIN" run examples/xabsl/goals/agents.xabsl --ros2 --no-log >"$tmp/simgeo.out" 2>"$tmp/simgeo.err" &
+sim=$!
+in_ns "$tag-9" timeout 120 "$py" $here/client.py geometry robot1 180 -90 1.0056 0.018 >"$tmp/simgeo.check" 2>&1 \
+  || fail "the simulator's geometry: $(cat "$tmp/simgeo.check")"
+in_ns "$tag-9" timeout 120 "$py" $here/client.py sonars robot1 16 3 0.166 0.027 >>"$tmp/simgeo.check" 2>&1 \
+  || fail "the simulator's sonars: $(cat "$tmp/simgeo.check")"
+sed 's/^ok   /ok   the simulated P3-DX /' "$tmp/simgeo.check"; passed=$((passed + 2))
+kill -INT "$sim"; wait "$sim" || true
+ip netns exec "$tag-9" "$SKIPPER_BIN" sim serve --p2os 127.0.0.1:8101 --model p3at >"$tmp/p3at.out" 2>&1 &
+wait_text "(p3at) on" "$tmp/p3at.out"
+ip netns exec "$tag-9" "$SKIPPER_BIN" run --vehicle p2os://127.0.0.1:8101 --ros2 --no-log >"$tmp/p2os.out" 2>"$tmp/p2os.err" &
+p2os=$!
+in_ns "$tag-9" timeout 120 "$py" $here/client.py sonars robot1 16 3 0.245 0.027 >"$tmp/p3at.check" 2>&1 \
+  || fail "the P3-AT's sonars: $(cat "$tmp/p3at.check")"
+sed 's/^ok   /ok   a P2OS P3-AT: /' "$tmp/p3at.check"; passed=$((passed + 1))
+kill -INT "$p2os"; wait "$p2os" || true
+netns_down
+fi
 
 echo "ROS 2 robots: $passed passed, 0 failed"

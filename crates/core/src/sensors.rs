@@ -1,9 +1,12 @@
 //! Where a vehicle's range sensors sit and what they see: the laser and the sonar ring
 //! as the vehicle describes them, for transports that publish their readings with frames
-//! (ROS 1 and ROS 2 `scan`, `sonar`, `/tf_static`).
+//! (ROS 1 and ROS 2 `scan`, `sonar`, `/tf_static`) and for the run log, which writes them
+//! into its world description as JSON (field names as here) for the replay to draw.
+
+use serde::Serialize;
 
 /// Where a laser sits and what it sees.
-#[derive(Debug, Clone, Copy, PartialEq)]
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
 pub struct LaserGeometry {
     /// its position ahead of the robot's centre (m)
     pub x: f64,
@@ -18,7 +21,7 @@ pub struct LaserGeometry {
 }
 
 /// Where a sonar transducer sits and what it sees.
-#[derive(Debug, Clone, Copy, PartialEq)]
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
 pub struct SonarGeometry {
     /// position in the robot's frame (m)
     pub x: f64,
@@ -35,7 +38,7 @@ pub struct SonarGeometry {
 }
 
 /// A ground robot's sensors, as the vehicle describes them.
-#[derive(Debug, Clone, Default, PartialEq)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
 pub struct SensorGeometry {
     /// the laser, if it has one
     pub laser: Option<LaserGeometry>,

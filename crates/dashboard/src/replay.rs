@@ -157,7 +157,7 @@ impl Replay {
     }
 
     fn view(info: &RobotInfo, r: &RobotMoment, t: f64) -> Value {
-        let ring = sonar_ring(&info.model);
+        let ring = sonar_ring(info);
         let sonar: Vec<Value> = (0..)
             .map_while(|k| r.signals.get(&format!("sonar.{k}")))
             .zip(ring.iter())
@@ -256,9 +256,13 @@ impl Replay {
     }
 }
 
-/// The sonar ring of a model: (x, y, heading) of each transducer (m, m, rad).
-fn sonar_ring(model: &str) -> Vec<(f64, f64, f64)> {
-    match model {
+/// A robot's sonar ring: (x, y, heading) of each transducer (m, m, rad), as its vehicle
+/// described it in the log; in a log that does not say, the simulator's by model name.
+fn sonar_ring(info: &RobotInfo) -> Vec<(f64, f64, f64)> {
+    if let Some(s) = &info.sensors {
+        return s.sonar.iter().map(|&[x, y, yaw]| (x, y, yaw)).collect();
+    }
+    match info.model.as_str() {
         m if pioneer_body(m) => skipper_sim::ground::params::SONAR_RING
             .iter()
             .map(|(x, y, h)| (x / 1000.0, y / 1000.0, h.to_radians()))
@@ -340,6 +344,7 @@ mod tests {
             name: "tethys".into(),
             kind: "auv".into(),
             model: "lrauv".into(),
+            sensors: None,
         };
         let mut r = RobotMoment {
             pose: Some(PoseSample {
@@ -363,5 +368,42 @@ mod tests {
         let mut m = serde_json::Map::new();
         auv_facts(&info, &r, &mut m);
         assert!(m.is_empty());
+    }
+
+    #[test]
+    fn sonar_rays_are_drawn_where_the_log_says_the_robot_carries_them() {
+        use skipper_runlog::message::SensorsInfo;
+        let mut r = RobotMoment::default();
+        for (k, v) in [0.5, 1.25, 2.0].into_iter().enumerate() {
+            r.signals.insert(format!("sonar.{k}"), json!(v));
+        }
+        let own = RobotInfo {
+            name: "bot".into(),
+            kind: "ground".into(),
+            model: "p3at".into(),
+            sensors: Some(SensorsInfo {
+                sonar: vec![[0.147, 0.136, 1.5], [0.193, -0.119, -0.5]],
+            }),
+        };
+        let view = Replay::view(&own, &r, 0.0);
+        assert_eq!(
+            view["sonar"],
+            json!([[0.147, 0.136, 1.5, 0.5], [0.193, -0.119, -0.5, 1.25]])
+        );
+        let without = RobotInfo {
+            sensors: Some(SensorsInfo::default()),
+            ..own.clone()
+        };
+        assert_eq!(Replay::view(&without, &r, 0.0)["sonar"], json!([]));
+        // a log that does not describe the sensors: the simulated Pioneer's ring
+        let old = RobotInfo {
+            model: "p3dx".into(),
+            sensors: None,
+            ..own
+        };
+        let ring = &Replay::view(&old, &r, 0.0)["sonar"];
+        let first = skipper_sim::ground::params::SONAR_RING[0];
+        assert_eq!(ring.as_array().map(Vec::len), Some(3));
+        assert_eq!(ring[0][0], json!(first.0 / 1000.0));
     }
 }

@@ -4,7 +4,8 @@
 //!   that resynchronises after garbage), [`args`] (command arguments), [`command`] (every
 //!   command number ARIA and P2OS define, with its argument and meaning), [`packets`]
 //!   (SYNC replies, the standard SIP, CONFIGpac, GRIPPERpac, IOpac, ENCODERpac, TCM2pac,
-//!   the PLAYLIST reply) and [`params`] (unit scaling per robot subtype);
+//!   the PLAYLIST reply), [`params`] (unit scaling per robot subtype) and [`geometry`]
+//!   (where each subtype's sonars are);
 //! - [`client`]: what ARIA does — connect over TCP or a serial port, run the SYNC
 //!   handshake, keep commands flowing, turn SIPs into a Skipper [`skipper_core::Vehicle`];
 //! - [`server`]: what MobileSim does — serve robots behind the [`server::RobotFleet`]
@@ -21,6 +22,7 @@ pub mod error;
 pub mod frame;
 #[doc(hidden)]
 pub mod fuzzing;
+pub mod geometry;
 pub mod packets;
 pub mod params;
 pub mod server;

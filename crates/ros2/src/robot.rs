@@ -22,6 +22,7 @@ use crate::msg::Shared;
 use crate::outlet::{Advertise, Outlet};
 use crate::qos;
 use crate::sample::{AuvSample, GroundSample};
+use ros2_client::qos::{History, QosProfile};
 use std::time::Duration;
 
 /// A ground robot's sensors, as the binding describes them.
@@ -77,8 +78,16 @@ struct Topic<M> {
 
 impl<M: ros2_client::Message + crate::msg::RosType + Clone + 'static> Topic<M> {
     fn advertise(node: &mut impl Advertise, topic: &str, msg: M) -> Result<Self, Ros2Error> {
+        Self::advertise_with(node, topic, msg, qos::default())
+    }
+    fn advertise_with(
+        node: &mut impl Advertise,
+        topic: &str,
+        msg: M,
+        qos: QosProfile,
+    ) -> Result<Self, Ros2Error> {
         Ok(Self {
-            out: node.advertise(topic, qos::default())?,
+            out: node.advertise(topic, qos)?,
             msg,
         })
     }
@@ -173,7 +182,12 @@ impl GroundTopics {
                 radiation_type: Range::ULTRASOUND,
                 ..Range::default()
             };
-            Some(Topic::advertise(node, &format!("{ns}/sonar"), m)?)
+            // the whole ring goes out at once: a history as deep as the ring keeps every
+            // transducer's message until it is sent
+            let qos = qos::default().history(History::KeepLast {
+                depth: geometry.sonar.len().max(10),
+            });
+            Some(Topic::advertise_with(node, &format!("{ns}/sonar"), m, qos)?)
         };
         let battery = BatteryState {
             temperature: f32::NAN,

@@ -24,6 +24,33 @@ pub struct RobotInfo {
     pub kind: String,
     /// Its model (`p3dx`, ...).
     pub model: String,
+    /// The sensors its vehicle said it carries (`None` in a log that does not say).
+    pub sensors: Option<SensorsInfo>,
+}
+
+/// A robot's sensors as `/world` lists them (m, rad, in the robot's frame).
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct SensorsInfo {
+    /// Each sonar's (x, y, heading), in signal order (`sonar.0`, ...).
+    pub sonar: Vec<[f64; 3]>,
+}
+
+impl SensorsInfo {
+    /// From `/world`'s `sensors` of one robot; `None` unless it is an object whose
+    /// sonars, if any, all have finite `x`, `y` and `yaw`.
+    fn of(v: &Value) -> Option<Self> {
+        let obj = v.as_object()?;
+        let number =
+            |s: &Value, k: &str| s.get(k).and_then(Value::as_f64).filter(|x| x.is_finite());
+        let sonar = match obj.get("sonar") {
+            Some(Value::Array(a)) => a
+                .iter()
+                .map(|s| Some([number(s, "x")?, number(s, "y")?, number(s, "yaw")?]))
+                .collect::<Option<Vec<_>>>()?,
+            _ => Vec::new(),
+        };
+        Some(Self { sonar })
+    }
 }
 
 /// A pose of a robot at a time, from `/pose`.
@@ -298,6 +325,7 @@ fn robots_of(v: Value) -> Option<Vec<RobotInfo>> {
                 name,
                 kind: text("kind"),
                 model: text("model"),
+                sensors: r.get("sensors").and_then(SensorsInfo::of),
             })
         })
         .collect()

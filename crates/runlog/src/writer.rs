@@ -6,7 +6,7 @@ use crate::robot::RobotLog;
 use crate::sink::Sink;
 use crate::{json, mcap_file, schemas, Error};
 use skipper_core::runner::CycleView;
-use skipper_core::{Observer, RunConfig, RunReport, World};
+use skipper_core::{Observer, RunConfig, RunReport, Vehicle, World};
 use std::fs::File;
 use std::path::Path;
 use std::sync::{Arc, Mutex};
@@ -208,6 +208,18 @@ impl RunLog {
     }
 }
 
+/// A robot as `/world` lists it: its identity and the sensors it says it carries.
+fn robot_description(v: &dyn Vehicle) -> serde_json::Value {
+    let mut robot = serde_json::to_value(v.info()).unwrap_or_default();
+    if let Some(m) = robot.as_object_mut() {
+        m.insert(
+            "sensors".into(),
+            serde_json::to_value(v.sensors()).unwrap_or_default(),
+        );
+    }
+    robot
+}
+
 impl Observer for RunLog {
     fn on_start(&mut self, world: &dyn World, config: &RunConfig) {
         let vehicles: Vec<_> = (0..world.len()).filter_map(|i| world.vehicle(i)).collect();
@@ -220,10 +232,7 @@ impl Observer for RunLog {
         }
         self.last_state = vec![None; self.robots.len()];
         self.last_version = vec![None; self.robots.len()];
-        let robots: Vec<_> = vehicles
-            .iter()
-            .map(|v| serde_json::to_value(v.info()).unwrap_or_default())
-            .collect();
+        let robots: Vec<_> = vehicles.iter().map(|v| robot_description(*v)).collect();
         let msg = serde_json::json!({
             "t": 0.0,
             "world": world.describe(),

@@ -562,3 +562,28 @@ fn a_client_silent_past_the_watchdog_gives_way_to_a_new_one() {
     assert_eq!(server.stats().refused, 0);
     drop(silent);
 }
+
+#[test]
+fn a_p3at_is_described_with_its_own_sonar_ring_by_the_subtype_it_reports() {
+    let spec = skipper_sim::parse_world("robot at 0 0 0 model=p3at\n", "test.world", None)
+        .expect("world parses");
+    let w = skipper_sim::GroundWorld::new(&spec, 0).expect("world builds");
+    let simulated = w.robots()[0].sensors();
+    let server = start(SimFleet::new(w, "p3at"), fast());
+    let v = connect(server.addrs()[0]);
+    assert_eq!(v.info().model, "p3at");
+    let seen = v.sensors();
+    assert_eq!(seen.sonar.len(), 16);
+    for (k, (a, b)) in seen.sonar.iter().zip(&simulated.sonar).enumerate() {
+        let same =
+            (a.x - b.x).abs() < 1e-9 && (a.y - b.y).abs() < 1e-9 && (a.yaw - b.yaw).abs() < 1e-9;
+        assert!(
+            same,
+            "sonar {k}: the driver says {a:?}, the simulated P3-AT has {b:?}"
+        );
+    }
+    // the P3-AT's front transducer sits 0.245 m ahead, the P3-DX's 0.166 m
+    assert!((seen.sonar[3].x - 0.245).abs() < 1e-9);
+    drop(v);
+    drop(server);
+}

@@ -145,7 +145,7 @@ pub fn ground_world(
 
 /// [`ground_world`] with at least `at_least` robots when `robots` does not say, and the
 /// robots' models as `--model` says.
-fn ground_world_with_models(
+pub fn ground_world_with_models(
     world: Option<&Path>,
     robots: Option<usize>,
     at_least: usize,
@@ -190,14 +190,9 @@ pub struct Reach {
 
 /// Build the vehicles of a run as `--world`, `--vehicle`, `--robots`, `--seed` and
 /// `--model` say, with at least `at_least` robots in a simulated world when `--robots`
-/// does not say.
-pub fn build(w: &WorldArgs, at_least: usize) -> Result<Box<dyn World>, Failure> {
-    build_with(
-        w,
-        std::slice::from_ref(&w.vehicle),
-        at_least,
-        &Reach::default(),
-    )
+/// does not say; ROS robots are reached as `reach` says.
+pub fn build(w: &WorldArgs, at_least: usize, reach: &Reach) -> Result<Box<dyn World>, Failure> {
+    build_with(w, &w.vehicles, at_least, reach)
 }
 
 /// [`build`] for the vehicles `choices` (several `--vehicle`: a fleet of ROS robots of

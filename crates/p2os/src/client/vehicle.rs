@@ -20,6 +20,7 @@ use crate::error::Error;
 use crate::frame::{Frame, PacketBuf};
 use crate::packets::{ids, EncoderPac, GripperPac, GripperState, IoPac, Sip, Tcm2Pac};
 use crate::params::RobotParams;
+use skipper_core::sensors::SensorGeometry;
 use skipper_core::vehicle::{VehicleError, VehicleFault};
 use skipper_core::vocabulary::ground;
 use skipper_core::{
@@ -308,6 +309,11 @@ fn dg(v: f64) -> i32 {
 impl Vehicle for P2osVehicle {
     fn info(&self) -> &VehicleInfo {
         &self.info
+    }
+
+    /// The sonar ring of the subtype the robot reported in its SYNC2 reply.
+    fn sensors(&self) -> SensorGeometry {
+        crate::geometry::sensors(&self.info.model)
     }
 
     fn sense(&mut self, now: Duration, s: &mut Signals, events: &mut Events) {

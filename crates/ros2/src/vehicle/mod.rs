@@ -210,6 +210,9 @@ pub fn connect(
         )],
         on_set: None,
     })?;
+    if let Some(w) = options.discovery.warning(&node.fully_qualified_name()) {
+        eprintln!("{w}");
+    }
     let participant = participant(&mut node)?;
     let clock = Arc::new(RobotClock::new(options.use_sim_time));
     let log = node.logger();

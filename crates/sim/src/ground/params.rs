@@ -47,6 +47,28 @@ pub const SONAR_RING: [(f64, f64, f64); SONARS] = [
     (-203.0, 119.0, 130.0),
     (-157.0, 136.0, 90.0),
 ];
+/// The Pioneer 3-AT's sonar transducers (ARIA's `params/p3at.p`): x, y (mm) and
+/// heading (deg), as [`SONAR_RING`].
+pub const P3AT_SONAR_RING: [(f64, f64, f64); SONARS] = [
+    (147.0, 136.0, 90.0),
+    (193.0, 119.0, 50.0),
+    (227.0, 79.0, 30.0),
+    (245.0, 27.0, 10.0),
+    (245.0, -27.0, -10.0),
+    (227.0, -79.0, -30.0),
+    (193.0, -119.0, -50.0),
+    (147.0, -136.0, -90.0),
+    (-144.0, -136.0, -90.0),
+    (-189.0, -119.0, -130.0),
+    (-223.0, -79.0, -150.0),
+    (-241.0, -27.0, -170.0),
+    (-241.0, 27.0, 170.0),
+    (-223.0, 79.0, 150.0),
+    (-189.0, 119.0, 130.0),
+    (-144.0, 136.0, 90.0),
+];
+/// The Pioneer 3-AT's laser sits this far ahead of the centre (m; `params/p3at.p`).
+pub const P3AT_LASER_X: f64 = 0.160;
 /// Laser beams: from -90° at 1° per beam.
 pub const LASER_BEAMS: usize = 180;
 /// Angle of the first laser beam (deg).

@@ -419,8 +419,8 @@ impl Vehicle for GroundRobot {
         serde_json::json!({
             "pose": { "x": self.truth.x, "y": self.truth.y, "yaw": self.truth.yaw },
             "radius": params::RADIUS,
-            "sonar": self.sonar.iter().zip(params::SONAR_RING.iter()).map(|(r, (x, y, h))| [x / 1000.0, y / 1000.0, h.to_radians(), *r]).collect::<Vec<_>>(),
-            "laser": if self.spec.laser { serde_json::json!({ "x": params::LASER_X, "first": params::LASER_FIRST_DEG.to_radians(), "step": 1f64.to_radians(), "ranges": &self.laser[..] }) } else { serde_json::Value::Null },
+            "sonar": self.sonar.iter().zip(&self.sensors.sonar).map(|(r, g)| [g.x, g.y, g.yaw, *r]).collect::<Vec<_>>(),
+            "laser": if self.spec.laser { serde_json::json!({ "x": self.sensors.laser.map_or(params::LASER_X, |l| l.x), "first": params::LASER_FIRST_DEG.to_radians(), "step": 1f64.to_radians(), "ranges": &self.laser[..] }) } else { serde_json::Value::Null },
             "gripper": { "paddles": self.gripper.paddles, "lift": self.gripper.lift, "state": self.gripper_state() },
             "stalled": self.stalled,
             "bumpers": self.bumpers,

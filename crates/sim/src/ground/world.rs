@@ -64,8 +64,6 @@ pub struct GroundWorld {
     points: Vec<Vec2>,
     settings: crate::spec::Settings,
     laser_dirs: Vec<Vec2>,
-    /// sonar transducers in the robot frame: position and unit direction
-    sonar_local: [(Vec2, Vec2); params::SONARS],
 }
 
 /// Largest physics step (s).
@@ -99,7 +97,7 @@ impl GroundWorld {
                     landmark_names.clone(),
                     spec.settings.temperature,
                 );
-                robot.sensors = super::sensors::pioneer(r.laser, &spec.settings);
+                robot.sensors = super::sensors::of_model(&r.model, r.laser, &spec.settings);
                 robot
             })
             .collect();
@@ -128,12 +126,6 @@ impl GroundWorld {
             points: spec.points.clone(),
             settings: spec.settings.clone(),
             laser_dirs,
-            sonar_local: params::SONAR_RING.map(|(x, y, h)| {
-                (
-                    Vec2::new(x / 1000.0, y / 1000.0),
-                    Vec2::from_angle(h.to_radians()),
-                )
-            }),
         };
         w.index_robots_with(0.0);
         w.sense_all(Duration::ZERO, None);
@@ -456,11 +448,13 @@ impl GroundWorld {
                     }
                     _ => fire = [true; params::SONARS],
                 }
-                for (k, (o, d)) in self.sonar_local.iter().enumerate() {
+                // the transducers where the robot's model has them
+                for (k, g) in r.sensors.sonar.iter().enumerate().take(params::SONARS) {
                     if !fire[k] {
                         continue;
                     }
-                    let o = pose.position() + o.rotate_sc(sn, cs);
+                    let o = pose.position() + Vec2::new(g.x, g.y).rotate_sc(sn, cs);
+                    let d = Vec2::from_angle(g.yaw);
                     let mut range =
                         self.space
                             .raycast(o, d.rotate_sc(sn, cs), s.sonar_range, i, true);
@@ -475,7 +469,8 @@ impl GroundWorld {
                 }
             }
             if r.spec.laser {
-                let o = pose.position() + Vec2::new(params::LASER_X, 0.0).rotate_sc(sn, cs);
+                let x = r.sensors.laser.map_or(params::LASER_X, |l| l.x);
+                let o = pose.position() + Vec2::new(x, 0.0).rotate_sc(sn, cs);
                 for (k, d) in self.laser_dirs.iter().enumerate() {
                     r.laser[k] = self
                         .space

@@ -117,13 +117,13 @@ fn serve(a: ServeArgs) -> Result<u8, Failure> {
         );
     }
     let w = &a.world;
-    let world = vehicles::build(w, 0)?;
+    let world = vehicles::build(w, 0, &vehicles::Reach::default())?;
     let names: Vec<String> = (0..world.len())
         .filter_map(|i| world.vehicle(i).map(|v| v.info().name.clone()))
         .collect();
     let config = a
         .clock
-        .config(a.rate, false, !matches!(w.vehicle, VehicleChoice::Sim))?;
+        .config(a.rate, false, !matches!(w.vehicle(), VehicleChoice::Sim))?;
     let (realtime, period) = (config.realtime, config.period);
     let post = PostOffice::new();
     let hub = Hub::new(

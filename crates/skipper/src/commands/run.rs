@@ -105,10 +105,10 @@ pub struct RunArgs {
     /// wall clock and goes on until --until or Ctrl-C.
     #[arg(long, value_name = "MASTER_URI", num_args = 0..=1, default_missing_value = "")]
     pub ros: Option<String>,
-    /// With --ros: listen on this address instead of 127.0.0.1 (prints a warning: anyone
-    /// who reaches it can drive the robots). For 0.0.0.0 set ROS_IP or ROS_HOSTNAME to the
+    /// With --ros or ros1: robots: listen on this address instead of 127.0.0.1 (prints a
+    /// warning: anyone who reaches it can drive the robots). For 0.0.0.0 set ROS_IP or ROS_HOSTNAME to the
     /// address peers reach this machine by.
-    #[arg(long, requires = "ros", value_name = "ADDR")]
+    #[arg(long, value_name = "ADDR")]
     pub ros_host: Option<std::net::IpAddr>,
     /// Join ROS 2 (domain ROS_DOMAIN_ID, peers on this machine only): each robot gets
     /// /<robot>/odom, pose, scan, sonar, battery, cmd_vel, goal_pose and its goal kinds
@@ -116,9 +116,9 @@ pub struct RunArgs {
     /// /clock and /rosout. See docs/ros2.md.
     #[arg(long, conflicts_with = "ros")]
     pub ros2: bool,
-    /// With --ros2: discover peers on the network of this local address too (0.0.0.0:
-    /// every interface); prints a warning, anyone on it can drive the robots.
-    #[arg(long, requires = "ros2", value_name = "ADDR")]
+    /// With --ros2 or ros2: robots: discover peers on the network of this local address
+    /// too (0.0.0.0: every interface); prints a warning, anyone on it can drive the robots.
+    #[arg(long, value_name = "ADDR")]
     pub ros2_host: Option<std::net::IpAddr>,
     /// With --ros2, last: ROS 2 arguments (-r __node:=NAME -r __ns:=/NS -r FROM:=TO -p
     /// NAME:=VALUE).
@@ -129,9 +129,10 @@ pub struct RunArgs {
 /// Run it; returns the exit status.
 pub fn run(args: RunArgs) -> Result<u8, Failure> {
     let choice = ControllerChoice::parse(args.controller.as_deref())?.with_soar(&args.soar)?;
-    let real_robot = !matches!(args.world.vehicle, VehicleChoice::Sim);
+    let real_robot = !matches!(args.world.vehicle(), VehicleChoice::Sim);
     let mut transports = transports::from_args(&args, real_robot)?;
-    let world = build_vehicles(&choice, &args.world)?;
+    let reach = reach(&args)?;
+    let world = build_vehicles(&choice, &args.world, &reach)?;
     let controllers = choice.controllers(&*world, args.world.seed, args.mission_timeout)?;
     let rate = args.rate.unwrap_or_else(|| choice.rate(&*world));
     let options = transports::bind_options(&transports);
@@ -153,14 +154,44 @@ pub fn run(args: RunArgs) -> Result<u8, Failure> {
     outputs.finish(&report, robots)
 }
 
+/// Where ROS robots are looked for: `--ros2-host` and `--ros-host`, each only with a
+/// transport or a robot of its ROS.
+fn reach(args: &RunArgs) -> Result<vehicles::Reach, Failure> {
+    let has = |ros2: bool| {
+        args.world.vehicles.iter().any(|v| match v {
+            VehicleChoice::Ros2(_) => ros2,
+            VehicleChoice::Ros1(_) => !ros2,
+            _ => false,
+        })
+    };
+    if args.ros2_host.is_some() && !args.ros2 && !has(true) {
+        return Err(Failure::bad_input(
+            "--ros2-host is for --ros2 or a --vehicle ros2:/NAMESPACE",
+        ));
+    }
+    if args.ros_host.is_some() && args.ros.is_none() && !has(false) {
+        return Err(Failure::bad_input(
+            "--ros-host is for --ros or a --vehicle ros1:/NAMESPACE",
+        ));
+    }
+    Ok(vehicles::Reach {
+        ros2_host: args.ros2_host,
+        ros1_host: args.ros_host,
+    })
+}
+
 /// The vehicles of the run, built once: a mission's AUV in its worksite, or the vehicles
 /// `--vehicle` says (as many robots as Soar agents at least).
-fn build_vehicles(choice: &ControllerChoice, w: &WorldArgs) -> Result<Box<dyn World>, Failure> {
+fn build_vehicles(
+    choice: &ControllerChoice,
+    w: &WorldArgs,
+    reach: &vehicles::Reach,
+) -> Result<Box<dyn World>, Failure> {
     match choice {
         ControllerChoice::Mission(_, m) => {
             Ok(Box::new(crate::controllers::mission::vehicles(m, w)?))
         }
-        _ => vehicles::build(w, choice.robots_needed()),
+        _ => vehicles::build(w, choice.robots_needed(), reach),
     }
 }
 

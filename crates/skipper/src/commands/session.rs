@@ -25,14 +25,16 @@ pub struct WorldArgs {
     /// the workSite.cfg beside them (or of a *.cfg given here).
     #[arg(long, value_name = "W")]
     pub world: Option<PathBuf>,
-    /// The vehicle: `sim`, `p2os://HOST:PORT` or a serial device such as /dev/ttyS0 (real
-    /// robots run in real time).
+    /// The vehicle: `sim`, `p2os://HOST:PORT`, a serial device such as /dev/ttyS0, or a
+    /// robot driven over ROS 2 or ROS 1 topics, `[NAME=]ros2:/NAMESPACE[,OPTION...]`
+    /// (`ros1:` the same; docs/robots.md). Repeat it for a fleet of ROS robots, one robot
+    /// each. Real robots run in real time.
     #[arg(
-        long,
+        long = "vehicle",
         default_value = "sim",
-        value_name = "sim|p2os://HOST:PORT|/dev/ttyS0"
+        value_name = "sim|p2os://HOST:PORT|/dev/ttyS0|ros2:/NS|ros1:/NS"
     )]
-    pub vehicle: VehicleChoice,
+    pub vehicles: Vec<VehicleChoice>,
     /// Fill the world with this many robots (more are placed on free floor near the first).
     #[arg(long, value_name = "N")]
     pub robots: Option<usize>,
@@ -43,6 +45,16 @@ pub struct WorldArgs {
     /// robot: 0.5 m/s, 180 deg/s); `ROBOT=MODEL` for one robot. Repeatable.
     #[arg(long = "model", value_name = "[ROBOT=]MODEL")]
     pub models: Vec<crate::vehicles::ModelChoice>,
+}
+
+/// The built-in simulator, the vehicle when `--vehicle` does not say.
+static SIM: VehicleChoice = VehicleChoice::Sim;
+
+impl WorldArgs {
+    /// The first `--vehicle` (the only one but for a fleet of ROS robots).
+    pub fn vehicle(&self) -> &VehicleChoice {
+        self.vehicles.first().unwrap_or(&SIM)
+    }
 }
 
 /// How the clock goes.

@@ -36,7 +36,8 @@ pub enum SimCommand {
   ./wander -rh 127.0.0.1 -rrtp 8102
 
 Robots report subtype p3dx (as MobileSim's P3-DX model does; ARIA then loads
-p3dx.p) unless --subtype says otherwise, and serial number SIM, so that ARIA
+p3dx.p), or their --model (p3at: the P3-AT's sonar ring and laser place),
+unless --subtype says otherwise, and serial number SIM, so that ARIA
 knows it talks to a simulator and asks for the simulated laser (scans ray-cast
 from the world at the angles and resolution ARIA asks for). Ctrl-C stops the
 server; a client's SIM_EXIT ends it with the client's code.")]
@@ -62,9 +63,15 @@ pub struct ServeArgs {
     /// Seed for every random number of the simulation.
     #[arg(long, default_value_t = 0, value_name = "N")]
     pub seed: u64,
-    /// Robot subtype to report (one ARIA knows: p3dx, p3dx-sh, p2de, p2dx, p3at, ...).
-    #[arg(long, default_value = "p3dx", value_name = "SUBTYPE")]
-    pub subtype: String,
+    /// The simulated robots' model: `p3dx` (default), `p3at` (the P3-AT's sonar ring and
+    /// laser place, from ARIA's parameter files), ...; `ROBOT=MODEL` for one robot.
+    /// Repeatable.
+    #[arg(long = "model", value_name = "[ROBOT=]MODEL")]
+    pub models: Vec<vehicles::ModelChoice>,
+    /// Robot subtype to report (one ARIA knows: p3dx, p3dx-sh, p2de, p2dx, p3at, ...);
+    /// default: the --model given for every robot, if it is a subtype, else p3dx.
+    #[arg(long, value_name = "SUBTYPE")]
+    pub subtype: Option<String>,
     /// Watchdog: stop a robot when its client sent no command for this many ms (0: off).
     #[arg(long, default_value_t = 2000, value_name = "MS")]
     pub watchdog: u64,
@@ -106,11 +113,23 @@ pub fn run(args: SimArgs) -> Result<u8, Failure> {
     }
 }
 
+/// The subtype robots report: `--subtype`, else the model of every robot when it is a
+/// subtype (not `splinter`), else p3dx.
+fn subtype(a: &ServeArgs) -> String {
+    let every = a.models.iter().rev().find(|m| m.robot.is_none());
+    match (&a.subtype, every) {
+        (Some(s), _) => s.clone(),
+        (None, Some(m)) if m.model != "splinter" => m.model.clone(),
+        _ => "p3dx".into(),
+    }
+}
+
 fn serve(a: ServeArgs) -> Result<u8, Failure> {
+    let subtype = subtype(&a);
     let options = ServeOptions {
         first: a.p2os,
         allow_remote: a.allow_remote,
-        subtype: a.subtype.clone(),
+        subtype: subtype.clone(),
         watchdog: (a.watchdog > 0).then(|| Duration::from_millis(a.watchdog)),
         sip_cycle: Duration::from_millis(a.sip_cycle),
         old_laser_commands: a.old_laser_commands.into(),
@@ -122,7 +141,8 @@ fn serve(a: ServeArgs) -> Result<u8, Failure> {
             a.p2os.ip()
         );
     }
-    let world = vehicles::ground_world(a.world.as_deref(), a.robots, a.seed)?;
+    let world =
+        vehicles::ground_world_with_models(a.world.as_deref(), a.robots, 0, a.seed, &a.models)?;
     // where the map is on the globe, if it says: the robots' simulated GPS
     let origin = vehicles::load_spec(a.world.as_deref())?.origin;
     let names: Vec<String> = world
@@ -133,7 +153,7 @@ fn serve(a: ServeArgs) -> Result<u8, Failure> {
     let handle =
         skipper_simserve::start_with_origin(world, origin, &options).map_err(settings_failure)?;
     for (name, addr) in names.iter().zip(handle.addrs()) {
-        crate::outln!("{name} ({}) on {addr}", a.subtype);
+        crate::outln!("{name} ({subtype}) on {addr}");
     }
     use std::io::Write;
     let _ = std::io::stdout().flush();

@@ -35,7 +35,7 @@ pub fn controller(m: Arc<Mission>, world: &dyn World) -> MissionController {
 /// `--world SITE.cfg`); a vehicle other than the simulator is bad input, and the options
 /// for ground robots only warn.
 pub fn vehicles(m: &Mission, w: &WorldArgs) -> Result<AuvWorld, Failure> {
-    if !matches!(w.vehicle, VehicleChoice::Sim) {
+    if !matches!(w.vehicle(), VehicleChoice::Sim) {
         return Err(Failure::bad_input(
             "missions run on the simulated AUV only (--vehicle sim)",
         ));

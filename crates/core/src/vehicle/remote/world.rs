@@ -26,6 +26,10 @@ const FLUSH_WITHIN: Duration = Duration::from_secs(1);
 const CLOCK_WAIT: Duration = Duration::from_secs(1);
 /// After the first odometry, how long other sensors' first messages are waited for.
 const SETTLE: Duration = Duration::from_millis(500);
+/// How long no new range sensor must have been heard of before the set is fixed: one
+/// topic may carry a whole sonar ring, one transducer at a time (a Pioneer fires its
+/// sixteen in turn, a ring in about 0.6 s).
+const RANGES_QUIET: Duration = Duration::from_millis(1000);
 
 /// The watchdog thread.
 struct Watchdog {
@@ -161,7 +165,8 @@ pub struct Expected {
 
 /// Wait for the robots on `links` to appear: each one's odometry, then (for a short
 /// settling time and within the same bound) the first messages of every sensor topic
-/// that has a publisher and the transforms that place them. `pump` delivers what arrived
+/// that has a publisher and the transforms that place them, and until no new range
+/// sensor has been heard of for [`RANGES_QUIET`]. `pump` delivers what arrived
 /// (for transports whose reading thread is not running yet) and says what each robot's
 /// topics have. Then each robot's equipment is fixed; a robot that did not appear, or a
 /// sensor that cannot be placed, is an error with a sentence.
@@ -176,6 +181,8 @@ pub fn await_robots(
         .max()
         .unwrap_or_default();
     let mut first_odometry: Vec<Option<Instant>> = vec![None; links.len()];
+    // each robot's count of range sensors heard of, and since when
+    let mut ranges_since: Vec<(usize, Instant)> = vec![(0, started); links.len()];
     loop {
         let expected = pump();
         let now = Instant::now();
@@ -189,7 +196,12 @@ pub fn await_robots(
             let first = *first_odometry[i].get_or_insert(now);
             let e = expected.get(i).copied().unwrap_or_default();
             let (ranges, placed) = feed.ranges_seen();
+            if ranges != ranges_since[i].0 {
+                ranges_since[i] = (ranges, now);
+            }
+            let ranges_quiet = ranges == 0 || now.duration_since(ranges_since[i].1) >= RANGES_QUIET;
             let ready = now.duration_since(first) >= SETTLE
+                && ranges_quiet
                 && (!e.scan || feed.scan_mounted())
                 && (!feed.scan_seen() || feed.scan_mounted())
                 && (ranges >= e.range_topics && placed)
