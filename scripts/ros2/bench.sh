@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # ROS 2 benchmarks (not in CI), inside a loopback-only network namespace of their own:
 #  1. goal round trip under an rclpy ActionClient: Skipper's goal server
-#     (crates/ros2/examples/ros2_bench_server.rs) and an rclpy ActionServer doing the same work
-#     (py_bench_server.py), run alternately ROUNDS times, GOALS goals each: p50/p90/p99
-#     and the server's CPU per goal;
+#     (crates/ros2/examples/ros2_bench_server.rs) serving the compiled skipper_msgs/Goto
+#     (`skipper`) and the goto goal kind's action made at run time from its fields
+#     (`skipper-rt`, the same type on the wire), and an rclpy ActionServer doing the same
+#     work (py_bench_server.py), run alternately ROUNDS times, GOALS goals each:
+#     p50/p90/p99 and the server's CPU per goal (SERVERS picks which, default all three);
 #  2. `skipper run --ros2 --robots 100` publishing every robot's topics at 10 Hz for
 #     SECONDS: the CPU it takes, with no subscriber and with an rclpy node subscribed to
 #     every robot's odom and scan.
@@ -13,6 +15,7 @@ cd "$(dirname "$0")/../.."
 root="$PWD"
 # SKIP_BUILD=1: use the release builds already there
 GOALS="${GOALS:-500}" ROUNDS="${ROUNDS:-3}" SECONDS_RUN="${SECONDS_RUN:-20}"
+SERVERS="${SERVERS:-skipper skipper-rt rclpy}"
 : "${SKIPPER_BIN:=${CARGO_TARGET_DIR:-$root/target}/release/skipper}"
 py="${ROS2_VENV:-$root/.venv-ros2}/bin/python"
 # one build of the binary and the example together (built apart, the example's features
@@ -40,10 +43,19 @@ serve() {  # LABEL CMD...: start a server, run the client against it, stop the s
 
 echo "== goal round trips, $GOALS goals, alternating, $ROUNDS rounds"
 for r in $(seq "$ROUNDS"); do
-  serve skipper "$server"
-  serve rclpy "$py" scripts/ros2/py_bench_server.py
+  for s in $SERVERS; do
+    case "$s" in
+      skipper) serve skipper "$server" ;;
+      skipper-rt) serve skipper-rt "$server" --run-time ;;
+      rclpy) serve rclpy "$py" scripts/ros2/py_bench_server.py ;;
+    esac
+  done
 done
 
+if [ "$SECONDS_RUN" -le 0 ]; then  # SECONDS_RUN=0: the goal round trips only
+  echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"
+  exit 0
+fi
 echo "== 100 robots, every topic at 10 Hz, ${SECONDS_RUN}s"
 cpu_of() { local f; f="$(cut -d')' -f2 "/proc/$1/stat")"; set -- $f; echo $(( ${12} + ${13} )); }
 for subscribed in no yes; do

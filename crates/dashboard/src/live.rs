@@ -13,6 +13,7 @@ use crate::hub::Hub;
 use crate::server::Backend;
 use crate::trail::Trail;
 use serde_json::{json, Value};
+use skipper_core::goals::port::find_kind;
 use skipper_core::goals::{GoalPort, Record};
 use skipper_core::runner::CycleView;
 use skipper_core::{Observer, RunConfig, RunControl, RunReport, Runner, World};
@@ -95,7 +96,14 @@ pub fn attach(
         "world": world.describe(),
         "robots": robots,
         "period_s": period.as_secs_f64(),
-        "goto": goals.iter().map(Option::is_some).collect::<Vec<_>>(),
+        "goto": goals
+            .iter()
+            .map(|g| g.as_ref().is_some_and(|p| find_kind(&p.kinds(), GOTO.name).is_some()))
+            .collect::<Vec<_>>(),
+        "kinds": goals
+            .iter()
+            .map(|g| g.as_ref().map(|p| p.kinds().iter().map(|k| k.name).collect::<Vec<_>>()).unwrap_or_default())
+            .collect::<Vec<_>>(),
     });
     let state = Arc::new(LiveState {
         control: runner.control(),
@@ -244,6 +252,80 @@ impl Observer for LiveObserver {
     }
 }
 
+/// `{"cmd": "cancel", "robot": I}` cancels its goto; with `"goal": ID`, that goal; with
+/// `"kind": NAME`, whatever goal of that kind is queued or runs.
+fn cancel(h: &Port, cmd: &Value) -> Result<Value, String> {
+    if let Some(id) = cmd.get("goal") {
+        let id = id.as_u64().ok_or("`goal` must be a goal's id")?;
+        h.cancel(id);
+    } else {
+        let kind = match cmd.get("kind") {
+            Some(k) => k.as_str().ok_or("`kind` must be a goal kind's name")?,
+            None => GOTO.name,
+        };
+        let kind = find_kind(&h.kinds(), kind)
+            .ok_or_else(|| format!("robot {} takes no `{kind}` goals", h.robot()))?;
+        h.cancel_current(kind.name);
+    }
+    Ok(json!({"ok": true}))
+}
+
+impl LiveState {
+    /// The robot a command names, and where its goals go.
+    fn port(&self, cmd: &Value) -> Result<(usize, &Port), String> {
+        let i = cmd
+            .get("robot")
+            .and_then(Value::as_u64)
+            .and_then(|i| usize::try_from(i).ok())
+            .ok_or("`robot` must be a robot's index")?;
+        let h = self
+            .goals
+            .get(i)
+            .and_then(Option::as_ref)
+            .ok_or_else(|| format!("robot {i} takes no goals"))?;
+        Ok((i, h))
+    }
+
+    /// `{"cmd": "goal", "robot": I, "kind": NAME, "goal": {FIELD: VALUE, ...}}`: a goal of
+    /// any kind the robot's controller declares (fields left out take their defaults);
+    /// answers with its id.
+    fn goal(&self, cmd: &Value) -> Result<Value, String> {
+        let (_, h) = self.port(cmd)?;
+        let name = cmd
+            .get("kind")
+            .and_then(Value::as_str)
+            .ok_or("`kind` must be a goal kind's name")?;
+        let kinds = h.kinds();
+        let kind = find_kind(&kinds, name).ok_or_else(|| {
+            let names: Vec<&str> = kinds.iter().map(|k| k.name).collect();
+            format!(
+                "robot {} takes no `{name}` goals (it takes: {})",
+                h.robot(),
+                names.join(", ")
+            )
+        })?;
+        let fields = cmd.get("goal").cloned().unwrap_or_else(|| json!({}));
+        let goal =
+            Record::from_json(kind.goal, &fields).map_err(|e| format!("a `{name}` goal: {e}"))?;
+        let id = h.send(kind.name, goal).map_err(|e| e.to_string())?;
+        Ok(json!({"ok": true, "goal": id}))
+    }
+
+    /// `{"cmd": "goal_state", "robot": I, "goal": ID}`: the goal's latest: `{"id", "kind",
+    /// "status", "feedback", "result", "text"}` (feedback, result and text once there).
+    fn goal_state(&self, cmd: &Value) -> Result<Value, String> {
+        let (_, h) = self.port(cmd)?;
+        let id = cmd
+            .get("goal")
+            .and_then(Value::as_u64)
+            .ok_or("`goal` must be a goal's id")?;
+        let u = h
+            .update(id)
+            .ok_or_else(|| format!("no goal {id} (unknown, or too old to be kept)"))?;
+        Ok(u.to_json())
+    }
+}
+
 fn f(cmd: &Value, k: &str) -> Result<f64, String> {
     cmd.get(k)
         .and_then(Value::as_f64)
@@ -332,20 +414,12 @@ impl Backend for LiveState {
                     }
                 }
             }
+            "goal" => return self.goal(cmd),
+            "goal_state" => return self.goal_state(cmd),
             "goto" | "cancel" => {
-                let i = cmd
-                    .get("robot")
-                    .and_then(Value::as_u64)
-                    .and_then(|i| usize::try_from(i).ok())
-                    .ok_or("`robot` must be a robot's index")?;
-                let h = self
-                    .goals
-                    .get(i)
-                    .and_then(Option::as_ref)
-                    .ok_or_else(|| format!("robot {i} takes no goals"))?;
+                let (i, h) = self.port(cmd)?;
                 if what == "cancel" {
-                    h.cancel_current(GOTO.name);
-                    return Ok(json!({"ok": true}));
+                    return cancel(h, cmd);
                 }
                 let (x, y) = (f(cmd, "x")?, f(cmd, "y")?);
                 // 0: the vehicle's own default
@@ -371,7 +445,7 @@ impl Backend for LiveState {
                 }
                 return Ok(json!({"ok": true, "goal": id}));
             }
-            other => return Err(format!("unknown command `{other}`: expected pause, resume, step, speed, estop, goto, cancel or select")),
+            other => return Err(format!("unknown command `{other}`: expected pause, resume, step, speed, estop, goto, goal, goal_state, cancel or select")),
         }
         Ok(json!({"ok": true, "paused": c.is_paused(), "estop": c.estop(), "speed": c.speed()}))
     }
@@ -393,10 +467,8 @@ pub fn serve(
     let n = runner.world().len();
     let mut slots: Vec<Option<Port>> = vec![None; n];
     for (i, h) in goals {
-        if h.kinds().iter().any(|k| **k == GOTO) {
-            if let Some(s) = slots.get_mut(i) {
-                *s = Some(h);
-            }
+        if let Some(s) = slots.get_mut(i) {
+            *s = Some(h);
         }
     }
     let state = attach(runner, slots, period, LiveOptions::default());

@@ -7,7 +7,7 @@
 //! | `GET /api/stream` | live: frames as server-sent events |
 //! | `GET /api/frame?t=SECONDS[&robot=I]` | replay: the frame at a time (with more than 10 robots, rays only for robot I) |
 //! | `GET /api/trails[?t=SECONDS]` | every robot's trail (up to that time in a replay) |
-//! | `POST /api/control` | live: `{"cmd": "pause" / "resume" / "step" / "speed" + factor / "estop" + on / "goto" + robot, x, y[, tolerance] / "cancel" + robot / "select" + robot (its rays go in every frame)}` |
+//! | `POST /api/control` | live: `{"cmd": "pause" / "resume" / "step" / "speed" + factor / "estop" + on / "goto" + robot, x, y[, tolerance] / "goal" + robot, kind, goal (its fields: any kind the robot's controller declares) / "goal_state" + robot, goal (an id) / "cancel" + robot[, kind or goal] / "select" + robot (its rays go in every frame)}` |
 //! | `GET /api/stats` | frames published, queued, dropped; browsers connected |
 //!
 //! With a token, every route but the script and style needs `?token=...` or

@@ -6,6 +6,7 @@ use crate::server::Server;
 use crate::ServeOptions;
 use skipper_core::{RunReport, Runner};
 use skipper_goals::{Endpoint, Transport, TransportError};
+use std::net::SocketAddr;
 use std::time::Duration;
 
 /// How long the browsers get for the last frame before the server stops.
@@ -24,6 +25,11 @@ impl LiveTransport {
             options,
             server: None,
         }
+    }
+
+    /// Where it listens, once attached (with port 0 in the options: the port it got).
+    pub fn addr(&self) -> Option<SocketAddr> {
+        self.server.as_ref().map(Server::addr)
     }
 }
 

@@ -16,7 +16,8 @@
 //!   from command-line arguments, reported as YAML);
 //! - [`io`]: the reading thread (subscriptions and action services);
 //! - [`goals`]: a controller's goal kinds as actions, through its goal port;
-//! - [`link`]: `skipper run --ros2`'s node and robots;
+//! - [`link`]: `skipper run --ros2`'s node and robots; [`transport`]: the same as a
+//!   [`skipper_goals::Transport`] of a run;
 //! - [`robot`]: a robot's topics (odom, pose, scan, sonar, battery, tf, the AUV's);
 //!   and `/clock` in simulated time;
 //! - [`reply`]: action answers held until the client's reader is discovered;
@@ -24,8 +25,9 @@
 //! - [`outlet`]: where published messages go (DDS publishers, or a test's recorder);
 //! - [`yaml`]: messages as `ros2 topic echo` prints them.
 //!
-//! This crate depends on nothing of Skipper's but `skipper-core` (and `skipper-ros1-wire`
-//! for the goal definitions `send` reads arguments with): a binding fills
+//! This crate depends on nothing of Skipper's but `skipper-core`, `skipper-goals` (the
+//! transport seam) and `skipper-ros1-wire` (for the goal definitions `send` reads
+//! arguments with): a binding fills
 //! [`action::GoalTarget`] for a controller's goal kinds and [`sample`]'s samples from a
 //! vehicle's signals.
 
@@ -50,9 +52,11 @@ pub mod robot;
 pub mod sample;
 pub mod send;
 pub mod sha256;
+pub mod transport;
 pub mod typedesc;
 pub mod vehicle;
 pub mod yaml;
 
 pub use error::Ros2Error;
 pub use ros2_client::ParameterValue;
+pub use transport::Ros2Transport;

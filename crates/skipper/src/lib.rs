@@ -19,11 +19,6 @@ pub mod exit;
 pub mod fuzzing;
 pub mod out;
 pub mod progress;
-#[cfg(feature = "ros2")]
-pub mod ros2;
-#[cfg(not(feature = "ros2"))]
-#[path = "ros2_off.rs"]
-pub mod ros2;
 pub mod shutdown;
 pub mod summary;
 pub mod transports;

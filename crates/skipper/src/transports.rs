@@ -9,7 +9,7 @@ use crate::exit::Failure;
 use skipper_core::{RunReport, Runner};
 use skipper_goals::{BindOptions, Endpoint, Transport, TransportError};
 use skipper_ros1::TimeSource;
-use std::net::SocketAddr;
+use std::net::{IpAddr, SocketAddr};
 
 /// The transports `skipper run`'s options ask for (settings checked, nothing started);
 /// the robots of a real vehicle get wall-clock stamps.
@@ -29,7 +29,7 @@ pub fn from_args(a: &RunArgs, real_robot: bool) -> Result<Vec<Box<dyn Transport>
         )));
     }
     if a.ros2 {
-        transports.push(crate::ros2::transport(&a.ros_args, a.ros2_host));
+        transports.push(ros2(&a.ros_args, a.ros2_host)?);
     }
     Ok(transports)
 }
@@ -51,6 +51,18 @@ fn dashboard(_: SocketAddr, _: bool) -> Result<Box<dyn Transport>, Failure> {
         "dashboard",
         "the web dashboard (--serve)",
     ))
+}
+
+/// The ROS 2 node of a run, joining with `ros_args` (discovering on `host`'s network too).
+#[cfg(feature = "ros2")]
+fn ros2(ros_args: &[String], host: Option<IpAddr>) -> Result<Box<dyn Transport>, Failure> {
+    Ok(Box::new(skipper_ros2::Ros2Transport::new(ros_args, host)))
+}
+
+/// Refused: this build has no ROS 2.
+#[cfg(not(feature = "ros2"))]
+fn ros2(_: &[String], _: Option<IpAddr>) -> Result<Box<dyn Transport>, Failure> {
+    Err(crate::exit::left_out("ros2", "ROS 2"))
 }
 
 /// What the controllers must offer: goto goals for any transport, velocity commands

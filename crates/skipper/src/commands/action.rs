@@ -21,6 +21,12 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+#[cfg(feature = "ros2")]
+mod ros2;
+#[cfg(not(feature = "ros2"))]
+#[path = "action/ros2_off.rs"]
+mod ros2;
+
 /// `skipper action ...`
 #[derive(Debug, Args)]
 #[command(after_help = "Examples:
@@ -111,7 +117,7 @@ pub fn run(args: ActionArgs) -> Result<u8, Failure> {
 
 fn send(args: SendArgs) -> Result<u8, Failure> {
     if args.ros2 {
-        return crate::ros2::send(&args, args.ros2_host);
+        return ros2::send(&args, args.ros2_host);
     }
     let server = args.server.trim_end_matches('/').to_string();
     skipper_ros1_wire::node::check_name(&server).map_err(|e| Failure::bad_input(e.to_string()))?;

@@ -1,13 +1,8 @@
-//! The ROS 2 wiring of the binary (cargo feature `ros2`, on by default): `skipper run
-//! --ros2` is a transport that binds the run's robots through `skipper_ros2::link`,
-//! `skipper action send --ros2` sends one goal with `skipper_ros2::send`. See
-//! docs/ros2.md.
+//! `skipper action send --ros2` (cargo feature `ros2`, on by default): one goal sent with
+//! `skipper_ros2::send`, reported as the ROS 1 client reports it. See docs/ros2.md.
 
-use crate::commands::action::{say_block, SendArgs};
+use super::{say_block, SendArgs};
 use crate::exit::{self, Failure};
-use skipper_core::{RunControl, Runner};
-use skipper_goals::{Endpoint, Transport, TransportError};
-use skipper_ros2::link::{Robot, Ros2Link};
 use skipper_ros2::Ros2Error;
 use std::net::IpAddr;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -17,57 +12,6 @@ fn failure(e: Ros2Error) -> Failure {
     match e {
         Ros2Error::Config(m) => Failure::bad_input(m),
         e => Failure::failed(e.to_string()),
-    }
-}
-
-/// `skipper run --ros2` as a transport: the node joins with `ros_args` (and discovers
-/// on `host`'s network too, if given) when the run attaches it.
-pub fn transport(ros_args: &[String], host: Option<IpAddr>) -> Box<dyn Transport> {
-    Box::new(Ros2Transport {
-        ros_args: ros_args.to_vec(),
-        host,
-    })
-}
-
-/// The ROS 2 transport of a run.
-struct Ros2Transport {
-    ros_args: Vec<String>,
-    host: Option<IpAddr>,
-}
-
-impl Transport for Ros2Transport {
-    fn sends_velocity(&self) -> bool {
-        true
-    }
-
-    fn attach(&mut self, runner: &mut Runner, robots: &[Endpoint]) -> Result<(), TransportError> {
-        let control: Arc<RunControl> = runner.control();
-        let names: Vec<String> = (0..runner.world().len())
-            .filter_map(|i| runner.world().vehicle(i).map(|v| v.info().name.clone()))
-            .collect();
-        let rate = 1.0 / runner.config().period.as_secs_f64();
-        let link = Ros2Link::start(&self.ros_args, self.host, &names, rate, control)
-            .map_err(transport_error)?;
-        let robots = robots
-            .iter()
-            .map(|e| Robot {
-                index: e.robot,
-                goals: e.goals.clone(),
-                velocity: e.velocity.clone(),
-            })
-            .collect();
-        let observer = link
-            .serve(runner.world(), robots)
-            .map_err(transport_error)?;
-        runner.add_observer(observer);
-        Ok(())
-    }
-}
-
-fn transport_error(e: Ros2Error) -> TransportError {
-    match e {
-        Ros2Error::Config(m) => TransportError::Settings(m),
-        e => TransportError::Failed(e.to_string()),
     }
 }
 

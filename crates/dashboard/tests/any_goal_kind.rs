@@ -1,0 +1,240 @@
+//! A goal kind added to a controller reaches it through the live dashboard with no change
+//! to the dashboard: the test declares a kind of its own (`probe`, one field of each
+//! type), a controller that takes it, and attaches [`LiveTransport`] to the run through
+//! the transport seam, as `skipper run --serve` does. Over plain HTTP, as a browser or a
+//! script would: `/api/info` lists the kind, a `goal` command sends one, `goal_state`
+//! follows it (feedback, then the result field by field), a goal with a field of the
+//! wrong type or of a kind the robot does not take gets 400 and a message, and a
+//! `cancel` of the kind stops a goal.
+
+use serde_json::{json, Value};
+use skipper_core::goals::{
+    Field, FieldType, GoalId, GoalKind, GoalReport, GoalStart, Goals, Record,
+};
+use skipper_core::{Controller, ControllerError, Cycle, RunConfig, Runner, Status};
+use skipper_dashboard::{LiveTransport, ServeOptions};
+use skipper_goals::{BindOptions, Transport};
+use std::io::{Read, Write};
+use std::net::{SocketAddr, TcpStream};
+use std::time::{Duration, Instant};
+
+/// The kind the test adds: count to `steps`, then answer with the label.
+static PROBE: GoalKind = GoalKind {
+    name: "probe",
+    type_name: "probe_msgs/Probe",
+    doc: "count cycles, then answer",
+    goal: &[
+        Field::new(
+            "steps",
+            FieldType::Int,
+            "cycles to count (negative: forever)",
+        ),
+        Field::new("label", FieldType::Text, "what to answer"),
+        Field::new("loud", FieldType::Bool, "answer in capitals"),
+        Field::new("scale", FieldType::Float, "a factor"),
+    ],
+    result: &[
+        Field::new("answer", FieldType::Text, "the label"),
+        Field::new("counted", FieldType::Int, "cycles counted"),
+    ],
+    feedback: &[Field::new("count", FieldType::Int, "cycles so far")],
+    ended: GoalKind::no_result,
+};
+
+/// A controller that takes `probe` goals.
+#[derive(Default)]
+struct Prober {
+    goal: Option<(i64, String, bool)>,
+    count: i64,
+}
+
+impl Controller for Prober {
+    fn name(&self) -> &str {
+        "prober"
+    }
+    fn step(&mut self, _: &mut Cycle<'_>) -> Result<Status, ControllerError> {
+        if self.goal.is_some() {
+            self.count += 1;
+        }
+        Ok(Status::Running)
+    }
+    fn goals(&mut self) -> Option<&mut dyn Goals> {
+        Some(self)
+    }
+}
+
+impl Goals for Prober {
+    fn kinds(&self) -> Vec<&'static GoalKind> {
+        vec![&PROBE]
+    }
+    fn begin(&mut self, g: GoalStart, _: &mut Cycle<'_>) -> Result<(), String> {
+        let label = g.goal.text("label").to_string();
+        self.goal = Some((g.goal.int("steps"), label, g.goal.flag("loud")));
+        self.count = 0;
+        Ok(())
+    }
+    fn cancel(&mut self, _: &'static GoalKind, _: GoalId, _: &mut Cycle<'_>) -> String {
+        self.goal = None;
+        "stopped counting".into()
+    }
+    fn report(&mut self, _: &'static GoalKind, _: GoalId, out: &mut GoalReport) {
+        let Some((steps, label, loud)) = &self.goal else {
+            return;
+        };
+        out.feedback(Record::defaults(PROBE.feedback).with("count", self.count));
+        if *steps >= 0 && self.count >= *steps {
+            let answer = if *loud {
+                label.to_uppercase()
+            } else {
+                label.clone()
+            };
+            out.succeed(
+                Record::defaults(PROBE.result)
+                    .with("answer", answer)
+                    .with("counted", self.count),
+                "counted",
+            );
+            self.goal = None;
+        }
+    }
+}
+
+fn world() -> skipper_sim::GroundWorld {
+    let spec = skipper_sim::parse_world("box 0 0 20 20\nrobot probe1 0 0 0\n", "probe.world", None)
+        .expect("the world");
+    skipper_sim::GroundWorld::new(&spec, 0).expect("the robot fits")
+}
+
+/// One HTTP/1.1 request (`Connection: close`); the status code and the body as JSON.
+fn http(addr: SocketAddr, method: &str, path: &str, body: Option<&Value>) -> (u16, Value) {
+    let body = body.map(Value::to_string).unwrap_or_default();
+    let mut s = TcpStream::connect(addr).expect("the dashboard answers");
+    write!(
+        s,
+        "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\
+         Content-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
+        body.len()
+    )
+    .expect("the request is sent");
+    let mut reply = String::new();
+    s.read_to_string(&mut reply).expect("a reply");
+    let (head, body) = reply.split_once("\r\n\r\n").expect("a head and a body");
+    let code = head
+        .split_whitespace()
+        .nth(1)
+        .and_then(|c| c.parse().ok())
+        .expect("a status code");
+    let body = serde_json::from_str(body).unwrap_or(Value::String(body.to_string()));
+    (code, body)
+}
+
+fn control(addr: SocketAddr, cmd: Value) -> (u16, Value) {
+    http(addr, "POST", "/api/control", Some(&cmd))
+}
+
+/// Follow goal `id` until it is over: its last state and the feedback counts seen.
+fn follow(addr: SocketAddr, id: u64) -> (Value, Vec<i64>) {
+    let mut counts = Vec::new();
+    let give_up = Instant::now() + Duration::from_secs(60);
+    loop {
+        let (code, u) = control(addr, json!({"cmd": "goal_state", "robot": 0, "goal": id}));
+        assert_eq!(code, 200, "{u}");
+        if let Some(c) = u["feedback"]["count"].as_i64() {
+            if counts.last() != Some(&c) {
+                counts.push(c);
+            }
+        }
+        if !matches!(u["status"].as_str(), Some("pending" | "active")) {
+            return (u, counts);
+        }
+        assert!(Instant::now() < give_up, "goal {id} never ended: {u}");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+/// Send a probe goal with `fields`; its id.
+fn send(addr: SocketAddr, fields: Value) -> u64 {
+    let (code, r) = control(
+        addr,
+        json!({"cmd": "goal", "robot": 0, "kind": "probe", "goal": fields}),
+    );
+    assert_eq!(code, 200, "{r}");
+    r["goal"].as_u64().expect("the goal's id")
+}
+
+#[test]
+fn a_kind_added_to_a_controller_is_served_by_the_dashboard() {
+    let world = world();
+    let bound = skipper_goals::bind(
+        &world,
+        0,
+        Some(Box::new(Prober::default())),
+        BindOptions::default(),
+    );
+    let endpoint = bound.endpoint(&world, 0);
+    let mut runner = Runner::new(
+        Box::new(world),
+        RunConfig {
+            until: Some(Duration::from_secs(600)),
+            realtime: true,
+            ..Default::default()
+        },
+    );
+    runner.set_controller(0, bound.controller);
+    let options = ServeOptions::new("127.0.0.1:0".parse().unwrap(), false).unwrap();
+    let mut live = LiveTransport::new(options);
+    live.attach(&mut runner, &[endpoint])
+        .expect("the dashboard attaches");
+    let addr = live.addr().expect("the dashboard listens");
+
+    let control_run = runner.control();
+    let client = std::thread::spawn(move || {
+        let (_, info) = http(addr, "GET", "/api/info", None);
+        let goal = json!({"steps": 3, "label": "hello", "loud": true, "scale": 0.5});
+        let done = send(addr, goal);
+        let done = follow(addr, done);
+        let wrong_type = control(
+            addr,
+            json!({"cmd": "goal", "robot": 0, "kind": "probe", "goal": {"steps": "three"}}),
+        );
+        let wrong_kind = control(
+            addr,
+            json!({"cmd": "goal", "robot": 0, "kind": "juggle", "goal": {}}),
+        );
+        let forever = send(addr, json!({"steps": -1, "label": "on"}));
+        std::thread::sleep(Duration::from_millis(300));
+        let cancel = control(addr, json!({"cmd": "cancel", "robot": 0, "kind": "probe"}));
+        let forever = follow(addr, forever);
+        control_run.request_stop();
+        (info, done, wrong_type, wrong_kind, cancel, forever)
+    });
+    let mut report = runner.run();
+    let (info, (done, counts), wrong_type, wrong_kind, cancel, (forever, _)) =
+        client.join().expect("the client");
+    Box::new(live).finish(&mut report);
+
+    assert_eq!(info["kinds"], json!([["probe"]]), "{info}");
+    assert_eq!(info["goto"], json!([false]), "{info}");
+    assert_eq!(done["kind"], "probe", "{done}");
+    assert_eq!(done["status"], "succeeded", "{done}");
+    assert_eq!(done["result"]["answer"], "HELLO", "{done}");
+    assert!(
+        done["result"]["counted"].as_i64().unwrap_or(0) >= 3,
+        "{done}"
+    );
+    assert!(counts.windows(2).all(|w| w[0] < w[1]), "{counts:?}");
+    assert_eq!(wrong_type.0, 400, "{}", wrong_type.1);
+    assert!(
+        wrong_type.1.to_string().contains("steps"),
+        "{}",
+        wrong_type.1
+    );
+    assert_eq!(wrong_kind.0, 400, "{}", wrong_kind.1);
+    assert!(
+        wrong_kind.1.to_string().contains("juggle") && wrong_kind.1.to_string().contains("probe"),
+        "{}",
+        wrong_kind.1
+    );
+    assert_eq!(cancel.0, 200, "{}", cancel.1);
+    assert_eq!(forever["status"], "canceled", "{forever}");
+}
