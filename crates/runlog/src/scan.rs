@@ -131,8 +131,9 @@ fn skip_nested(b: &[u8], at: usize) -> Option<usize> {
 /// A JSON number's value.
 pub fn number(v: &[u8]) -> Option<f64> {
     let first = *v.first()?;
-    if !(first == b'-' || first.is_ascii_digit()) {
-        return None;
+    let numeric = |c: &u8| c.is_ascii_digit() || matches!(c, b'-' | b'+' | b'.' | b'e' | b'E');
+    if !(first == b'-' || first.is_ascii_digit()) || !v.iter().all(numeric) {
+        return None; // `-inf`, `-nan` and the like are not JSON
     }
     std::str::from_utf8(v).ok()?.parse().ok()
 }
@@ -191,6 +192,8 @@ mod tests {
         }
         assert_eq!(number(b"-1.5e3"), Some(-1500.0));
         assert_eq!(number(b"true"), None);
+        assert_eq!(number(b"-inf"), None);
+        assert_eq!(number(b"-NaN"), None);
         assert_eq!(plain_string(b"\"robot1\""), Some("robot1"));
         assert_eq!(plain_string(b"\"a\\\"b\""), None);
     }
