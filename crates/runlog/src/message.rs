@@ -216,12 +216,14 @@ pub fn decode<'a>(topic: &str, data: &'a [u8], keep: SignalFilter<'_>) -> Option
 fn fast_pose(data: &[u8]) -> Option<Message<'_>> {
     let mut m = scan::members(data)?;
     let (mut robot, mut t, mut pose) = (None, None, None);
-    while let Some((k, v)) = m.next_member()? {
+    while let Some(k) = m.next_key()? {
         match k {
-            "robot" => robot = Some(scan::plain_string(v)?),
-            "t" => t = Some(scan::number(v)?),
-            "pose" => pose = Some(fast_pose_body(v)?),
-            _ => {}
+            "robot" => robot = Some(scan::plain_string(m.value()?)?),
+            "t" => t = Some(scan::number(m.value()?)?),
+            "pose" => pose = Some(m.object(fast_pose_body)?),
+            _ => {
+                m.value()?;
+            }
         }
     }
     if !m.at_end() {
@@ -238,15 +240,16 @@ fn fast_pose(data: &[u8]) -> Option<Message<'_>> {
     Some(Message::Pose(Cow::Borrowed(robot?), sample))
 }
 
-/// A pose's position and orientation.
-fn fast_pose_body(v: &[u8]) -> Option<([f64; 3], Quat)> {
-    let mut m = scan::members(v)?;
+/// A pose's position and orientation, read in place.
+fn fast_pose_body(m: &mut scan::Members<'_>) -> Option<([f64; 3], Quat)> {
     let (mut position, mut orientation) = (None, None);
-    while let Some((k, v)) = m.next_member()? {
+    while let Some(k) = m.next_key()? {
         match k {
-            "position" => position = Some(fast_xyzw(v)?),
-            "orientation" => orientation = Some(fast_xyzw(v)?),
-            _ => {}
+            "position" => position = Some(m.object(fast_xyzw)?),
+            "orientation" => orientation = Some(m.object(fast_xyzw)?),
+            _ => {
+                m.value()?;
+            }
         }
     }
     let [x, y, z, _] = position?;
@@ -262,9 +265,8 @@ fn fast_pose_body(v: &[u8]) -> Option<([f64; 3], Quat)> {
     ))
 }
 
-/// An object's `x`, `y`, `z` (default 0) and `w` (default 1).
-fn fast_xyzw(v: &[u8]) -> Option<[f64; 4]> {
-    let mut m = scan::members(v)?;
+/// An object's `x`, `y`, `z` (default 0) and `w` (default 1), read in place.
+fn fast_xyzw(m: &mut scan::Members<'_>) -> Option<[f64; 4]> {
     let mut out = [0.0, 0.0, 0.0, 1.0];
     while let Some((k, v)) = m.next_member()? {
         let slot = match k {
@@ -285,12 +287,14 @@ fn fast_xyzw(v: &[u8]) -> Option<[f64; 4]> {
 fn fast_signals<'a>(data: &'a [u8], keep: SignalFilter<'_>) -> Option<Message<'a>> {
     let mut m = scan::members(data)?;
     let (mut robot, mut t, mut values) = (None, None, None);
-    while let Some((k, v)) = m.next_member()? {
+    while let Some(k) = m.next_key()? {
         match k {
-            "robot" => robot = Some(scan::plain_string(v)?),
-            "t" => t = Some(scan::number(v)?),
-            "values" => values = Some(fast_values(v, keep)?),
-            _ => {}
+            "robot" => robot = Some(scan::plain_string(m.value()?)?),
+            "t" => t = Some(scan::number(m.value()?)?),
+            "values" => values = Some(m.object(|o| fast_values(o, keep))?),
+            _ => {
+                m.value()?;
+            }
         }
     }
     if !m.at_end() {
@@ -303,8 +307,8 @@ fn fast_signals<'a>(data: &'a [u8], keep: SignalFilter<'_>) -> Option<Message<'a
     ))
 }
 
-fn fast_values(v: &[u8], keep: SignalFilter<'_>) -> Option<Vec<(String, Value)>> {
-    let mut m = scan::members(v)?;
+/// The kept values of a `/signals` message's `values`, read in place.
+fn fast_values(m: &mut scan::Members<'_>, keep: SignalFilter<'_>) -> Option<Vec<(String, Value)>> {
     let mut out = Vec::new();
     while let Some((k, v)) = m.next_member()? {
         if keep(k) {

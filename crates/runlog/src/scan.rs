@@ -3,21 +3,25 @@
 //! quotes. The frequent messages (`/pose`, `/signals`) are read this way and only the
 //! values wanted are parsed; anything this does not expect (an escape in a key, bytes
 //! that are not JSON) is `None`, and the caller decodes the message with `serde_json`
-//! instead. It never panics and never allocates.
+//! instead. It never panics and never allocates; the bytes are checked to be UTF-8 once.
 
 /// The members of the object in `b`, in order: `(key, value bytes)`; `None` at the first
 /// thing that is not as expected.
 pub struct Members<'a> {
     b: &'a [u8],
+    /// `b` as text (checked once: keys are slices of it)
+    text: &'a str,
     at: usize,
     done: bool,
 }
 
-/// The members of the JSON object `b` (surrounding whitespace allowed).
+/// The members of the JSON object `b` (surrounding whitespace allowed; UTF-8).
 pub fn members(b: &[u8]) -> Option<Members<'_>> {
     let at = skip_ws(b, 0);
+    let text = std::str::from_utf8(b).ok()?;
     (b.get(at) == Some(&b'{')).then_some(Members {
         b,
+        text,
         at: at + 1,
         done: false,
     })
@@ -27,6 +31,16 @@ impl<'a> Members<'a> {
     /// The next member; `Some(None)` at the end of the object, `None` if it is not as
     /// expected.
     pub fn next_member(&mut self) -> Option<Option<(&'a str, &'a [u8])>> {
+        let Some(key) = self.next_key()? else {
+            return Some(None);
+        };
+        Some(Some((key, self.value()?)))
+    }
+
+    /// The next member's key, the value left to [`Members::value`] or
+    /// [`Members::object`]; `Some(None)` at the end of the object, `None` if it is not as
+    /// expected.
+    pub fn next_key(&mut self) -> Option<Option<&'a str>> {
         if self.done {
             return Some(None);
         }
@@ -52,15 +66,43 @@ impl<'a> Members<'a> {
         if b.get(key_end) != Some(&b'"') {
             return None; // an escape: left to serde
         }
-        let key = std::str::from_utf8(b.get(at + 1..key_end)?).ok()?;
+        // the quotes are ASCII, so the key's ends are on characters' boundaries
+        let key = self.text.get(at + 1..key_end)?;
         at = skip_ws(b, key_end + 1);
         if b.get(at) != Some(&b':') {
             return None;
         }
-        let start = skip_ws(b, at + 1);
-        let end = skip_value(b, start)?;
+        self.at = skip_ws(b, at + 1);
+        Some(Some(key))
+    }
+
+    /// The bytes of the value after the key just read, skipped over.
+    pub fn value(&mut self) -> Option<&'a [u8]> {
+        let start = self.at;
+        let end = skip_value(self.b, start)?;
         self.at = end;
-        Some(Some((key, b.get(start..end)?)))
+        self.b.get(start..end)
+    }
+
+    /// The members of the object after the key just read, read in place (its bytes are
+    /// walked once); `f` reads them, and this object goes on after it once `f` has read
+    /// them all. `None` if the value is not an object or `f` does not read to its end.
+    pub fn object<T>(&mut self, f: impl FnOnce(&mut Members<'a>) -> Option<T>) -> Option<T> {
+        if self.b.get(self.at) != Some(&b'{') {
+            return None;
+        }
+        let mut inner = Members {
+            b: self.b,
+            text: self.text,
+            at: self.at + 1,
+            done: false,
+        };
+        let out = f(&mut inner)?;
+        if !inner.done {
+            return None;
+        }
+        self.at = inner.at;
+        Some(out)
     }
 
     /// Whether only whitespace follows the object.
@@ -173,6 +215,28 @@ mod tests {
             ]
         );
         assert_eq!(all(b"{}").unwrap(), []);
+        // an object read in place, then the members after it
+        let b = br#"{"v":{"a":1,"b":[2]},"t":3}"#;
+        let mut m = members(b).unwrap();
+        assert_eq!(m.next_key(), Some(Some("v")));
+        let inner = m.object(|o| {
+            let mut keys = Vec::new();
+            while let Some((k, _)) = o.next_member()? {
+                keys.push(k);
+            }
+            Some(keys)
+        });
+        assert_eq!(inner, Some(vec!["a", "b"]));
+        assert_eq!(m.next_member(), Some(Some(("t", &b"3"[..]))));
+        assert_eq!(m.next_member(), Some(None));
+        assert!(m.at_end());
+        // not an object, or not read to its end
+        let mut m = members(b).unwrap();
+        m.next_key();
+        assert_eq!(m.object(|_| Some(())), None);
+        let mut m = members(br#"{"v":1}"#).unwrap();
+        m.next_key();
+        assert_eq!(m.object(|_| Some(())), None);
     }
 
     #[test]
