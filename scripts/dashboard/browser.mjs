@@ -20,6 +20,10 @@
 //   node browser.mjs ros    URL OUTDIR   an XABSL run with --ros after a run_option goal:
 //                                        the action goals with ids, statuses, feedback
 //   node browser.mjs page   FILE OUTDIR NAME   a screenshot of a local HTML file (the report)
+//   node browser.mjs fleet-report FILE OUTDIR  a fleet's report: the map first, every line
+//                                        of a plot in its figure's legend or labelled, at most
+//                                        one plot of robots' lines per section, the robots
+//                                        table linking each robot's section
 //   node browser.mjs look   URL OUTDIR NAME    a screenshot of the dashboard after 5 s (by hand)
 //
 // Exits non-zero with a message on the first check that fails.
@@ -503,6 +507,60 @@ async function pageShot(page) {
   console.log('screenshot ' + p);
 }
 
+// A fleet's report as a reader sees it. The report marks each line of a plot as an SVG
+// polyline of class `line` (`line robot` for one robot's) with `data-legend`, the text of
+// its legend entry or label; axes and grid are black.
+async function fleetReport(page) {
+  await page.setViewportSize({ width: 1100, height: 900 });
+  await page.goto('file://' + path.resolve(target));
+  const r = await page.evaluate(() => {
+    const figs = [...document.querySelectorAll('figure')];
+    const out = { first: figs.length ? figs[0].id : '', lines: 0, unmarked: [], unknown: [], crowded: [] };
+    const perSection = new Map();
+    for (const f of figs) {
+      if (f.id.startsWith('timeline')) continue; // lanes and event ticks, labelled by lane
+      const texts = new Set();
+      for (const el of f.querySelectorAll('text, figcaption span.entry')) {
+        texts.add(el.textContent.trim());
+      }
+      let robots = false;
+      for (const l of f.querySelectorAll('svg polyline')) {
+        if ((l.getAttribute('stroke') || '').toUpperCase() === '#000000') continue;
+        if (!l.classList.contains('line')) { out.unmarked.push(f.id); continue; }
+        const legend = l.dataset.legend;
+        if (!texts.has(legend)) out.unknown.push(`${f.id}: ${legend}`);
+        robots = robots || l.classList.contains('robot');
+        out.lines += 1;
+      }
+      if (robots) {
+        const s = f.closest('section');
+        const id = s ? s.id : '';
+        perSection.set(id, (perSection.get(id) || 0) + 1);
+      }
+    }
+    out.robotPlots = perSection.size;
+    for (const [id, n] of perSection) if (n > 1) out.crowded.push(`${id}: ${n}`);
+    const links = new Set([...document.querySelectorAll('#robots-section table a')]
+      .map((a) => a.getAttribute('href')));
+    const sections = [...document.querySelectorAll('section.robot')];
+    out.robots = sections.length;
+    out.unlinked = sections.filter((s) => !links.has('#' + s.id)).map((s) => s.id);
+    const map = document.querySelector('#map svg');
+    out.mapHeight = map ? map.getBoundingClientRect().height : 0;
+    return out;
+  });
+  check(r.first === 'map', `the map is the first figure (${r.first})`);
+  check(r.mapHeight > 100, `the map is drawn (${Math.round(r.mapHeight)} px high)`);
+  check(r.unmarked.length === 0, `every line is marked (${r.lines} lines; unmarked in ${r.unmarked.slice(0, 3)})`);
+  check(r.unknown.length === 0, `every line has a legend entry or a label (${r.unknown.slice(0, 3)})`);
+  check(r.crowded.length === 0, `at most one plot of robots' lines per section, ${r.robotPlots} sections (${r.crowded.slice(0, 3)})`);
+  check(r.robots > 9 && r.unlinked.length === 0,
+    `the robots table links each of the ${r.robots} robots' sections (${r.unlinked.slice(0, 3)})`);
+  const p = path.join(outdir, 'fleet-report.png');
+  await page.screenshot({ path: p });
+  console.log('screenshot ' + p);
+}
+
 const userDataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'skipper-chromium-'));
 let context;
 let code = 0;
@@ -525,6 +583,7 @@ try {
   else if (mode === 'soar') await soarView(page);
   else if (mode === 'ros') await rosGoals(page);
   else if (mode === 'page') await pageShot(page);
+  else if (mode === 'fleet-report') await fleetReport(page);
   else if (mode === 'look') {
     await page.goto(target);
     await sleep(5000);

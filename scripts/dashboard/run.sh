@@ -4,7 +4,9 @@
 #      sends a goto and the robot heads there; estop stops it;
 #   2. a run of 100 robots with --serve: the page keeps updating;
 #   3. a replay of the first run: the slider moves the robot, Play plays;
-#   4. the report of the first run, as a picture;
+#   4. the report of the first run, as a picture, and a fleet's report (200 robots for a
+#      simulated minute): the map first, every line in its legend or labelled, at most one
+#      plot of robots' lines per section, the robots table linking each robot's section;
 #   5. the behavior view: an XABSL run (activation path, times written in place, hostile
 #      text escaped), a mission run and its replay (the stack with item names and states,
 #      channel winners, places on the map, a suspended substack, the whole run's trail, the
@@ -102,6 +104,14 @@ stop_last
 echo "--- report"
 "$bin" report "$log" -o "$out/dashboard-run.html"
 node "$here/browser.mjs" page "$out/dashboard-run.html" "$out" report.png
+
+echo "--- fleet report"
+flog="$out/fleet-run.mcap"
+rm -f "$flog"
+"$bin" run --world "$root/examples/worlds/office.world" --robots 200 --until 1m --log "$flog" \
+  >"$out/fleet-run.out"
+"$bin" report "$flog" -o "$out/fleet-run.html"
+node "$here/browser.mjs" fleet-report "$out/fleet-run.html" "$out"
 
 echo "--- behavior view: XABSL"
 serve "$out/xabsl.err" run "$root/examples/xabsl/turn_and_release/agents.xabsl" \

@@ -469,8 +469,8 @@ pub fn goal_reached(kind: &str, data: &Value) -> bool {
 impl Visit for Digest {
     fn message(&mut self, m: Raw<'_>) {
         stream::count(&mut self.counts, m.topic);
-        if m.topic == "/scan" {
-            // laser ranges are not in the report: not decoded
+        if m.topic == "/scan" || m.topic == "/actuation" {
+            // laser ranges and actuation are not in the report: not decoded
             return;
         }
         match message::decode(m.topic, m.data, &series::keep_signal) {

@@ -283,6 +283,11 @@ fn key_entry(out: &mut String, color: RGBColor, dot: bool, text: &str) {
     );
 }
 
+/// An entry for the key.
+fn push(k: &mut Vec<KeyEntry>, color: RGBColor, dot: bool, text: &str) {
+    k.push((color, dot, text.to_string()));
+}
+
 struct MapParts {
     walls: Vec<[f64; 4]>,
     coast: Vec<Vec<(f64, f64)>>,
@@ -291,12 +296,33 @@ struct MapParts {
     points: Vec<(f64, f64)>,
 }
 
+/// An entry of the map's key: its colour, whether it is a dot (else a line), its text
+/// (HTML-escaped).
+type KeyEntry = (RGBColor, bool, String);
+
 /// The key under the map: what each colour is, only for what is drawn.
-fn map_key(m: &MapParts, waypoints: &[Waypoint], tracks: &[TrackLine], fleet: bool) -> String {
+fn map_key(entries: &[KeyEntry]) -> String {
     let mut k = String::from("<figcaption class=\"key\">");
+    for (color, dot, text) in entries {
+        key_entry(&mut k, *color, *dot, text);
+    }
+    k.push_str(
+        "<span class=\"entry note\">each track from ○ (start) to ● (end)</span></figcaption>",
+    );
+    k
+}
+
+/// The entries of the map's key, only for what is drawn.
+fn map_key_entries(
+    m: &MapParts,
+    waypoints: &[Waypoint],
+    tracks: &[TrackLine],
+    fleet: bool,
+) -> Vec<KeyEntry> {
+    let mut k = Vec::new();
     let n = |v: usize, one: &str, many: &str| format!("{v} {}", if v == 1 { one } else { many });
     if !m.walls.is_empty() {
-        key_entry(
+        push(
             &mut k,
             style::WALL,
             false,
@@ -304,11 +330,11 @@ fn map_key(m: &MapParts, waypoints: &[Waypoint], tracks: &[TrackLine], fleet: bo
         );
     }
     if !m.coast.is_empty() {
-        key_entry(&mut k, style::COAST, false, "coastline");
+        push(&mut k, style::COAST, false, "coastline");
     }
     let goals = waypoints.iter().filter(|w| w.from_world).count();
     if goals > 0 {
-        key_entry(
+        push(
             &mut k,
             style::GOAL,
             true,
@@ -317,7 +343,7 @@ fn map_key(m: &MapParts, waypoints: &[Waypoint], tracks: &[TrackLine], fleet: bo
     }
     let found = waypoints.len() - goals;
     if found > 0 {
-        key_entry(
+        push(
             &mut k,
             style::WAYPOINT,
             true,
@@ -329,10 +355,10 @@ fn map_key(m: &MapParts, waypoints: &[Waypoint], tracks: &[TrackLine], fleet: bo
         );
     }
     if waypoints.iter().any(|w| w.radius.is_some()) {
-        key_entry(&mut k, style::CAPTURE, false, "capture circles");
+        push(&mut k, style::CAPTURE, false, "capture circles");
     }
     if !m.landmarks.is_empty() {
-        key_entry(
+        push(
             &mut k,
             style::LANDMARK,
             true,
@@ -340,7 +366,7 @@ fn map_key(m: &MapParts, waypoints: &[Waypoint], tracks: &[TrackLine], fleet: bo
         );
     }
     if !m.objects.is_empty() {
-        key_entry(
+        push(
             &mut k,
             style::OBJECT,
             true,
@@ -352,14 +378,14 @@ fn map_key(m: &MapParts, waypoints: &[Waypoint], tracks: &[TrackLine], fleet: bo
         );
     }
     if !m.points.is_empty() {
-        key_entry(&mut k, style::POINT, true, "map points");
+        push(&mut k, style::POINT, true, "map points");
     }
     let others = tracks
         .iter()
         .filter(|t| t.color == style::OTHER_TRACK)
         .count();
     if fleet && others > 0 {
-        key_entry(
+        push(
             &mut k,
             style::OTHER_TRACK,
             false,
@@ -370,16 +396,13 @@ fn map_key(m: &MapParts, waypoints: &[Waypoint], tracks: &[TrackLine], fleet: bo
         .iter()
         .filter(|t| !fleet || t.color != style::OTHER_TRACK)
     {
-        key_entry(
+        push(
             &mut k,
             t.color,
             false,
             &format!("track of {}", esc(&t.name)),
         );
     }
-    k.push_str(
-        "<span class=\"entry note\">each track from ○ (start) to ● (end)</span></figcaption>",
-    );
     k
 }
 
@@ -414,7 +437,14 @@ fn map_section(h: &mut String, d: &Digest, fleet: bool) {
         tracks: &tracks,
         bounds: d.bounds(),
     });
-    figure(h, "map", svg, &map_key(&m, &d.waypoints, &tracks, fleet));
+    let key = map_key_entries(&m, &d.waypoints, &tracks, fleet);
+    let lines: Vec<(RGBColor, String)> = key
+        .iter()
+        .filter(|(_, dot, _)| !dot)
+        .map(|(c, _, text)| (*c, text.clone()))
+        .collect();
+    let svg = svg.map(|s| plots::mark_lines(&s, &lines));
+    figure(h, "map", svg, &map_key(&key));
     h.push_str("</section>\n");
 }
 

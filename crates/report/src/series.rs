@@ -25,11 +25,16 @@ pub fn role_of(name: &str) -> Option<Role> {
     if name == VELOCITY_LINEAR.name {
         return Some(Role::Speed);
     }
-    match last_word(name).as_str() {
-        "depth" => Some(Role::Depth),
-        "altitude" | "height_above_sea_floor" => Some(Role::Altitude),
-        "sea_floor_depth" => Some(Role::SeaFloor),
-        _ => None,
+    let word = last_word(name);
+    let is = |w: &str| word.eq_ignore_ascii_case(w);
+    if is("depth") {
+        Some(Role::Depth)
+    } else if is("altitude") || is("height_above_sea_floor") {
+        Some(Role::Altitude)
+    } else if is("sea_floor_depth") {
+        Some(Role::SeaFloor)
+    } else {
+        None
     }
 }
 
@@ -38,12 +43,9 @@ pub fn keep_signal(name: &str) -> bool {
     role_of(name).is_some()
 }
 
-/// The last word of a signal name, lowercased (`auv.DEPTH` → `depth`).
-fn last_word(name: &str) -> String {
-    name.rsplit(['.', '/', ':'])
-        .next()
-        .unwrap_or(name)
-        .to_ascii_lowercase()
+/// The last word of a signal name (`auv.DEPTH` → `DEPTH`).
+fn last_word(name: &str) -> &str {
+    name.rsplit(['.', '/', ':']).next().unwrap_or(name)
 }
 
 /// Split a heading series where it wraps, so no line crosses the plot.

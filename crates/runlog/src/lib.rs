@@ -43,6 +43,7 @@ pub mod naming;
 pub mod reader;
 mod records;
 mod robot;
+mod scan;
 pub mod schemas;
 mod sink;
 pub mod stream;

@@ -1,11 +1,13 @@
 //! The run log's messages, decoded from their JSON: [`decode`] turns a message of a known
 //! topic into a [`Message`] with the fields readers use, and leaves the rest unread.
 //!
-//! The frequent ones (`/pose`, `/signals`) are decoded without building a JSON tree: the
-//! robot's name is borrowed from the payload, and of `/signals` only the values the
-//! caller keeps are decoded (the others are skipped over). A message that does not decode
-//! is `None`, never a panic.
+//! The frequent ones (`/pose`, `/signals`) are decoded without building a JSON tree: their
+//! members are found by [`crate::scan`] (with `serde_json` as the fallback for anything it
+//! does not expect), the robot's name is borrowed from the payload, and of `/signals` only
+//! the values the caller keeps are decoded. A message that does not decode is `None`,
+//! never a panic.
 
+use crate::scan;
 use serde::de::{DeserializeSeed, Deserializer, IgnoredAny, MapAccess, Visitor};
 use serde::Deserialize;
 use serde_json::Value;
@@ -224,25 +226,8 @@ struct TimeOnly {
 /// values whose name `keep` accepts are decoded.
 pub fn decode<'a>(topic: &str, data: &'a [u8], keep: SignalFilter<'_>) -> Option<Message<'a>> {
     match topic {
-        "/pose" => {
-            let p: PoseMsg<'a> = serde_json::from_slice(data).ok()?;
-            let yaw = yaw_of(&p.pose.orientation);
-            let pos = p.pose.position;
-            let sample = PoseSample {
-                t: p.t,
-                x: pos.x,
-                y: pos.y,
-                z: pos.z,
-                yaw,
-            };
-            Some(Message::Pose(p.robot.0, sample))
-        }
-        "/signals" => {
-            let mut d = serde_json::Deserializer::from_slice(data);
-            let s = SignalsSeed { keep }.deserialize(&mut d).ok()?;
-            d.end().ok()?;
-            Some(Message::Signals(s.robot?, s.t.unwrap_or(0.0), s.values?))
-        }
+        "/pose" => fast_pose(data).or_else(|| decode_pose(data)),
+        "/signals" => fast_signals(data, keep).or_else(|| decode_signals(data, keep)),
         "/scan" => decode_scan(data),
         "/world" | "/controller" | "/events" | "/objects" | "/summary" => {
             decode_json(topic, serde_json::from_slice(data).ok()?)
@@ -252,6 +237,133 @@ pub fn decode<'a>(topic: &str, data: &'a [u8], keep: SignalFilter<'_>) -> Option
             Some(Message::Other(t.t))
         }
     }
+}
+
+/// `/pose` as the writer writes it, members found by [`scan`].
+fn fast_pose(data: &[u8]) -> Option<Message<'_>> {
+    let mut m = scan::members(data)?;
+    let (mut robot, mut t, mut pose) = (None, None, None);
+    while let Some(k) = m.next_key()? {
+        match k {
+            "robot" => robot = Some(scan::plain_string(m.value()?)?),
+            "t" => t = Some(scan::number(m.value()?)?),
+            "pose" => pose = Some(m.object(fast_pose_body)?),
+            _ => {
+                m.value()?;
+            }
+        }
+    }
+    if !m.at_end() {
+        return None;
+    }
+    let ([x, y, z], q) = pose?;
+    let sample = PoseSample {
+        t: t?,
+        x,
+        y,
+        z,
+        yaw: yaw_of(&q),
+    };
+    Some(Message::Pose(Cow::Borrowed(robot?), sample))
+}
+
+/// A pose's position and orientation, read in place.
+fn fast_pose_body(m: &mut scan::Members<'_>) -> Option<([f64; 3], Quat)> {
+    let (mut position, mut orientation) = (None, None);
+    while let Some(k) = m.next_key()? {
+        match k {
+            "position" => position = Some(m.object(fast_xyzw)?),
+            "orientation" => orientation = Some(m.object(fast_xyzw)?),
+            _ => {
+                m.value()?;
+            }
+        }
+    }
+    let [x, y, z, _] = position?;
+    let [qx, qy, qz, w] = orientation?;
+    Some((
+        [x, y, z],
+        Quat {
+            x: qx,
+            y: qy,
+            z: qz,
+            w,
+        },
+    ))
+}
+
+/// An object's `x`, `y`, `z` (default 0) and `w` (default 1), read in place.
+fn fast_xyzw(m: &mut scan::Members<'_>) -> Option<[f64; 4]> {
+    let mut out = [0.0, 0.0, 0.0, 1.0];
+    while let Some((k, v)) = m.next_member()? {
+        let slot = match k {
+            "x" => 0,
+            "y" => 1,
+            "z" => 2,
+            "w" => 3,
+            _ => continue,
+        };
+        if let Some(o) = out.get_mut(slot) {
+            *o = scan::number(v)?;
+        }
+    }
+    Some(out)
+}
+
+/// `/signals` as the writer writes it: only the kept values are parsed.
+fn fast_signals<'a>(data: &'a [u8], keep: SignalFilter<'_>) -> Option<Message<'a>> {
+    let mut m = scan::members(data)?;
+    let (mut robot, mut t, mut values) = (None, None, None);
+    while let Some(k) = m.next_key()? {
+        match k {
+            "robot" => robot = Some(scan::plain_string(m.value()?)?),
+            "t" => t = Some(scan::number(m.value()?)?),
+            "values" => values = Some(m.object(|o| fast_values(o, keep))?),
+            _ => {
+                m.value()?;
+            }
+        }
+    }
+    if !m.at_end() {
+        return None;
+    }
+    Some(Message::Signals(
+        Cow::Borrowed(robot?),
+        t.unwrap_or(0.0),
+        values?,
+    ))
+}
+
+/// The kept values of a `/signals` message's `values`, read in place.
+fn fast_values(m: &mut scan::Members<'_>, keep: SignalFilter<'_>) -> Option<Vec<(String, Value)>> {
+    let mut out = Vec::new();
+    while let Some((k, v)) = m.next_member()? {
+        if keep(k) {
+            out.push((k.to_string(), serde_json::from_slice(v).ok()?));
+        }
+    }
+    Some(out)
+}
+
+fn decode_pose(data: &[u8]) -> Option<Message<'_>> {
+    let p: PoseMsg<'_> = serde_json::from_slice(data).ok()?;
+    let yaw = yaw_of(&p.pose.orientation);
+    let pos = p.pose.position;
+    let sample = PoseSample {
+        t: p.t,
+        x: pos.x,
+        y: pos.y,
+        z: pos.z,
+        yaw,
+    };
+    Some(Message::Pose(p.robot.0, sample))
+}
+
+fn decode_signals<'a>(data: &'a [u8], keep: SignalFilter<'_>) -> Option<Message<'a>> {
+    let mut d = serde_json::Deserializer::from_slice(data);
+    let s = SignalsSeed { keep }.deserialize(&mut d).ok()?;
+    d.end().ok()?;
+    Some(Message::Signals(s.robot?, s.t.unwrap_or(0.0), s.values?))
 }
 
 fn decode_scan(data: &[u8]) -> Option<Message<'_>> {
@@ -429,6 +541,35 @@ mod tests {
             values,
             vec![("velocity.linear".into(), serde_json::json!(0.3))]
         );
+    }
+
+    #[test]
+    fn the_fast_path_and_serde_agree() {
+        let keep = |n: &str| n.starts_with('v');
+        for (topic, m) in [
+            ("/pose", &br#"{"frame_id":"world","pose":{"orientation":{"w":0.9,"x":0,"y":0,"z":0.43589},"position":{"x":1.5,"y":-2,"z":0.25}},"robot":"robot1","t":0.1,"timestamp":{"nsec":100000000,"sec":0}}"#[..]),
+            ("/pose", br#"{"pose":{"position":{"x":1},"orientation":{}},"robot":"r","t":3}"#),
+            ("/signals", br#"{"robot":"robot1","t":2.5,"values":{"sonar.0":1.2,"velocity.linear":0.3,"v.s":"text","w":[1,{"a":"}"}]}}"#),
+            ("/signals", br#"{"robot":"a","values":{}}"#),
+        ] {
+            let slow = match topic {
+                "/pose" => decode_pose(m),
+                _ => decode_signals(m, &keep),
+            };
+            let fast = match topic {
+                "/pose" => fast_pose(m),
+                _ => fast_signals(m, &keep),
+            };
+            assert!(fast.is_some(), "{}", String::from_utf8_lossy(m));
+            assert_eq!(fast, slow);
+        }
+        // what the fast path does not expect goes to serde
+        let escaped = br#"{"robot":"r\u0031","t":1,"pose":{"position":{},"orientation":{}}}"#;
+        assert!(fast_pose(escaped).is_none());
+        let Some(Message::Pose(name, _)) = decode("/pose", escaped, &keep) else {
+            panic!("serde reads it")
+        };
+        assert_eq!(name, "r1");
     }
 
     #[test]

@@ -311,6 +311,25 @@ pub fn read_file(path: &Path, v: &mut impl Visit) -> Result<(Channels, Outcome),
     read_in_two_threads(batches, v).map_err(named)
 }
 
+/// Counts the messages' bytes and does nothing else with them.
+#[derive(Debug, Default)]
+struct Bytes(u64);
+
+impl Visit for Bytes {
+    fn message(&mut self, m: Raw<'_>) {
+        self.0 += m.data.len() as u64;
+    }
+}
+
+/// Read the run log at `path` once and do nothing with its messages but count their bytes
+/// (every chunk decompressed, every message visited): the least any reader of the file
+/// does, which the report and the replay are measured against. How it went and the bytes.
+pub fn read_once(path: &Path) -> Result<(Outcome, u64), Error> {
+    let mut b = Bytes::default();
+    let (_, outcome) = read_file(path, &mut b)?;
+    Ok((outcome, b.0))
+}
+
 /// Batches are made on a thread of their own; two buffers go back and forth.
 fn read_in_two_threads<R: Read + Send>(
     mut batches: Batches<R>,

@@ -498,6 +498,22 @@ fn an_auv_with_a_scripted_engine_shows_every_kind_of_lane_and_its_profile() {
     // the map: the coastline, the waypoint with its capture circle, the track
     let map = figure(&html, "map");
     assert_eq!(long_lines(map, &plots::hex(plots::style::COAST)), 1);
+    // the coastline is a feature of the world, named: its own colour, its key entry, its
+    // label on the map, and its line marked as the coastline (not as the track)
+    assert!(
+        map.contains("</span>coastline</span>"),
+        "the key names the coastline"
+    );
+    assert!(
+        map.contains(">\ncoastline\n<"),
+        "the map labels the coastline"
+    );
+    assert_eq!(
+        count(map, "polyline", &["data-legend=\"coastline\""]),
+        1,
+        "the coastline's line is marked"
+    );
+    assert_ne!(plots::style::COAST, plots::robot_color(0));
     assert_eq!(count(map, "circle", &[&stroke(plots::style::CAPTURE)]), 1);
     assert_eq!(count(map, "line", &[&stroke(plots::style::WAYPOINT)]), 2);
     assert_eq!(long_lines(map, &plots::hex(plots::robot_color(0))), 1);
@@ -547,6 +563,11 @@ fn report_of_the_example_mission() {
     let map = figure(&html, "map");
     assert_eq!(long_lines(map, &plots::hex(plots::robot_color(0))), 1);
     assert_eq!(count(map, "polyline", &[&stroke(plots::style::COAST)]), 1);
+    assert!(
+        map.contains("</span>coastline</span>"),
+        "the key names the coastline"
+    );
+    assert_eq!(count(map, "polyline", &["data-legend=\"coastline\""]), 1);
     // its four waypoints with their 100 m capture circles, from the items' places
     assert_eq!(count(map, "circle", &[&stroke(plots::style::CAPTURE)]), 4);
     let rec = skipper_report::open(&dir.path().join("m.mcap")).unwrap();

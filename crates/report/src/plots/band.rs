@@ -2,7 +2,7 @@
 //! quantiles as a band, with any robot's own line drawn over them, all in the legend.
 
 use super::time::{draw_line, TimeLine};
-use super::{err, legend, style, swatch, Res, PLOT_W};
+use super::{err, legend, mark_lines, style, swatch, Res, PLOT_W};
 use plotters::prelude::*;
 
 /// At one time: the low quantile, the median and the high quantile.
@@ -113,5 +113,7 @@ pub fn band_svg(p: &BandPlot<'_>) -> Res<String> {
         legend(&mut chart, SeriesLabelPosition::UpperLeft)?;
         root.present().map_err(err)?;
     }
-    Ok(svg)
+    let mut legends = vec![(style::MEDIAN, crate::esc(p.median_label))];
+    legends.extend(super::time::legends_of(p.lines));
+    Ok(mark_lines(&svg, &legends))
 }

@@ -5,7 +5,9 @@
 //!
 //! Each kind of thing has its own colour (see [`style`]), so a reader — and the tests —
 //! can tell walls from tracks from capture circles in the SVG; every line of a plot is in
-//! its legend or labelled where it is drawn.
+//! its legend or labelled where it is drawn, and says so ([`mark_lines`]): each line is
+//! an SVG `polyline` of class `line` (`line robot` when it is one robot's) whose
+//! `data-legend` is the text of its legend entry or label.
 
 pub mod band;
 pub mod map;
@@ -20,6 +22,7 @@ pub use time::{time_svg, TimeLine, TimePlot};
 pub use timeline::timeline_svg;
 
 use plotters::prelude::*;
+use std::fmt::Write as _;
 
 /// The width of a plot (px).
 pub const PLOT_W: u32 = 900;
@@ -112,10 +115,72 @@ fn swatch(c: RGBColor, width: u32) -> impl Fn((i32, i32)) -> PathElement<(i32, i
     move |(x, y)| PathElement::new(vec![(x, y), (x + 16, y)], c.stroke_width(width))
 }
 
+/// Whether lines in `c` are individual robots' (a robot's colour, or the grey of a
+/// fleet's other tracks).
+pub fn is_robot_color(c: RGBColor) -> bool {
+    ROBOT_COLORS.contains(&c) || c == style::OTHER_TRACK
+}
+
+/// The SVG `svg` with its lines marked: each `polyline` drawn in the colour of one of
+/// `legends` gets `class="line"` (`class="line robot"` in a robot's colour) and
+/// `data-legend`, the text of that colour's legend entry or label (given HTML-escaped, as
+/// the page has it). Lines in other colours (axes, grid) are left as they are.
+pub fn mark_lines(svg: &str, legends: &[(RGBColor, String)]) -> String {
+    const TAG: &str = "<polyline";
+    let colors: Vec<(String, &(RGBColor, String))> =
+        legends.iter().map(|l| (hex(l.0), l)).collect();
+    let mut out = String::with_capacity(svg.len() + svg.len() / 8);
+    let mut rest = svg;
+    while let Some(at) = rest.find(TAG) {
+        let (head, tail) = rest.split_at(at + TAG.len());
+        out.push_str(head);
+        let element = tail.find('>').map_or(tail, |end| &tail[..end]);
+        let found =
+            stroke_of(element).and_then(|s| colors.iter().find(|(h, _)| h.eq_ignore_ascii_case(s)));
+        if let Some((_, (c, text))) = found {
+            let class = if is_robot_color(*c) {
+                "line robot"
+            } else {
+                "line"
+            };
+            let _ = write!(out, " class=\"{class}\" data-legend=\"{text}\"");
+        }
+        rest = tail;
+    }
+    out.push_str(rest);
+    out
+}
+
+/// The `stroke` colour of an SVG element's attributes.
+fn stroke_of(attrs: &str) -> Option<&str> {
+    let at = attrs.find(" stroke=\"")? + " stroke=\"".len();
+    let rest = attrs.get(at..)?;
+    rest.get(..rest.find('"')?)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use map::clip_polyline;
+
+    #[test]
+    fn lines_are_marked_with_their_legend() {
+        let svg = "<svg><polyline fill=\"none\" stroke=\"#1F77B4\" points=\"0,0 1,1\"/>\
+                   <polyline stroke=\"#000000\" points=\"0,0\"/>\
+                   <polyline stroke=\"#4682B4\" points=\"2,2\"/></svg>";
+        let legends = [
+            (robot_color(0), "r&lt;1&gt;".to_string()),
+            (style::COAST, "coastline".to_string()),
+        ];
+        let m = mark_lines(svg, &legends);
+        assert!(m.contains("<polyline class=\"line robot\" data-legend=\"r&lt;1&gt;\" fill"));
+        assert!(
+            m.contains("<polyline stroke=\"#000000\""),
+            "axes are left alone"
+        );
+        assert!(m.contains("<polyline class=\"line\" data-legend=\"coastline\" stroke"));
+        assert_eq!(mark_lines("<polyline", &legends), "<polyline");
+    }
     use timeline::value_color;
 
     #[test]

@@ -1,6 +1,6 @@
 //! The depth and altitude profile of underwater vehicles.
 
-use super::{err, legend, robot_color, style, swatch, Res, PLOT_W};
+use super::{err, legend, mark_lines, robot_color, style, swatch, Res, PLOT_W};
 use crate::series::{Bound, EnvelopeBound};
 use plotters::prelude::*;
 
@@ -20,7 +20,8 @@ pub struct Profile {
 
 /// The depth and altitude profile of underwater vehicles: depth downward, the seafloor
 /// (depth + altitude) under it, depth envelopes as dashed lines, altitude envelopes as
-/// dashed lines above the seafloor.
+/// dashed lines above the seafloor. The seafloor and the envelopes have one legend entry
+/// each (`seafloor`, `envelopes`), and each envelope is labelled with its bound.
 pub fn profile_svg(profiles: &[Profile], t_end: f64) -> Res<String> {
     let mut deepest: f64 = 1.0;
     for p in profiles {
@@ -58,22 +59,25 @@ pub fn profile_svg(profiles: &[Profile], t_end: f64) -> Res<String> {
             .draw()
             .map_err(err)?;
         let neg = |s: &[(f64, f64)]| s.iter().map(|&(t, d)| (t, -d)).collect::<Vec<_>>();
+        let (mut seafloor_named, mut envelopes_named) = (false, false);
         for p in profiles {
             let c = robot_color(p.robot);
             if !p.seafloor.is_empty() {
-                chart
+                let s = chart
                     .draw_series(LineSeries::new(
                         neg(&p.seafloor),
                         style::SEAFLOOR.stroke_width(2),
                     ))
-                    .map_err(err)?
-                    .label(format!("{} seafloor", p.name))
-                    .legend(swatch(style::SEAFLOOR, 2));
+                    .map_err(err)?;
+                if !seafloor_named {
+                    s.label(SEAFLOOR).legend(swatch(style::SEAFLOOR, 2));
+                    seafloor_named = true;
+                }
             }
             chart
                 .draw_series(LineSeries::new(neg(&p.depth), c.stroke_width(2)))
                 .map_err(err)?
-                .label(format!("{} depth", p.name))
+                .label(depth_label(&p.name))
                 .legend(swatch(c, 2));
             for e in &p.envelopes {
                 let line: Vec<(f64, f64)> = if e.bound.is_depth() {
@@ -89,7 +93,7 @@ pub fn profile_svg(profiles: &[Profile], t_end: f64) -> Res<String> {
                 if line.len() < 2 {
                     continue;
                 }
-                chart
+                let s = chart
                     .draw_series(DashedLineSeries::new(
                         line,
                         6,
@@ -97,6 +101,10 @@ pub fn profile_svg(profiles: &[Profile], t_end: f64) -> Res<String> {
                         style::ENVELOPE.stroke_width(2),
                     ))
                     .map_err(err)?;
+                if !envelopes_named {
+                    s.label(ENVELOPES).legend(swatch(style::ENVELOPE, 2));
+                    envelopes_named = true;
+                }
                 let at = if e.bound.is_depth() {
                     (e.t0, -e.value)
                 } else {
@@ -120,5 +128,20 @@ pub fn profile_svg(profiles: &[Profile], t_end: f64) -> Res<String> {
         legend(&mut chart, SeriesLabelPosition::LowerLeft)?;
         root.present().map_err(err)?;
     }
-    Ok(svg)
+    let mut legends: Vec<_> = profiles
+        .iter()
+        .map(|p| (robot_color(p.robot), crate::esc(&depth_label(&p.name))))
+        .collect();
+    legends.push((style::SEAFLOOR, SEAFLOOR.to_string()));
+    legends.push((style::ENVELOPE, ENVELOPES.to_string()));
+    Ok(mark_lines(&svg, &legends))
+}
+
+/// The legend entry of the seafloor under the vehicles.
+const SEAFLOOR: &str = "seafloor";
+/// The legend entry of the depth and altitude envelopes.
+const ENVELOPES: &str = "envelopes";
+
+fn depth_label(name: &str) -> String {
+    format!("{name} depth")
 }

@@ -1,6 +1,6 @@
 //! Time plots: a line per robot (or per quantity), each in the legend.
 
-use super::{err, legend, swatch, Chart, Res, PLOT_W};
+use super::{err, legend, mark_lines, swatch, Chart, Res, PLOT_W};
 use plotters::prelude::*;
 
 /// One line in a time plot, in parts (split where it wraps or has no data).
@@ -85,7 +85,15 @@ pub fn time_svg(p: &TimePlot<'_>) -> Res<String> {
         }
         root.present().map_err(err)?;
     }
-    Ok(svg)
+    Ok(mark_lines(&svg, &legends_of(p.lines)))
+}
+
+/// Each line's colour and legend text (HTML-escaped).
+pub(super) fn legends_of(lines: &[TimeLine]) -> Vec<(plotters::style::RGBColor, String)> {
+    lines
+        .iter()
+        .map(|l| (l.color, crate::esc(&l.name)))
+        .collect()
 }
 
 /// A line's parts, the first in the legend.
