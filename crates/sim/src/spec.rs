@@ -223,6 +223,8 @@ pub struct WorldSpec {
     pub robots: Vec<RobotSpec>,
     /// Named goals (from `.map` cairns or `goal` lines).
     pub goals: Vec<PlaceSpec>,
+    /// Where the goals a world file names were written: (index into `goals`, where).
+    pub goal_locations: Vec<(usize, Location)>,
     /// Landmarks the robots perceive (distance and bearing).
     pub landmarks: Vec<PlaceSpec>,
     /// Points of a `.map` DATA section (drawn, not obstacles).

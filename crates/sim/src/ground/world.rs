@@ -745,6 +745,7 @@ fn validate(spec: &WorldSpec) -> Result<(), WorldErrors> {
             }
         }
     }
+    furniture(spec, &mut errors, &err);
     for o in &spec.objects {
         for w in &spec.walls {
             if w.segment.closest_point(o.pos).dist(o.pos) < o.radius {
@@ -765,6 +766,106 @@ fn validate(spec: &WorldSpec) -> Result<(), WorldErrors> {
         Ok(())
     } else {
         Err(WorldErrors(errors))
+    }
+}
+
+/// Robots and goals inside furniture: in a place walls close off within the floor the
+/// robots stand on (a cupboard, a desk drawn as a box, a room without a door), where no
+/// robot can get to or from; and goals no robot fits on (within a robot's radius of a
+/// wall).
+fn furniture(
+    spec: &WorldSpec,
+    errors: &mut Vec<WorldError>,
+    err: &dyn Fn(&Option<crate::error::Location>, String) -> WorldError,
+) {
+    use crate::enclosure::{depth_bound, Enclosures};
+    let segments: Vec<Segment> = spec.walls.iter().map(|w| w.segment).collect();
+    // the grid only when a straight line out does not rule furniture out
+    let bound = |p: Vec2| depth_bound(&segments, p);
+    let robots_least = spec.robots.iter().map(|r| bound(r.pose.position())).min();
+    let goals_most = spec.goals.iter().map(|g| bound(g.pos)).max();
+    let robots_most = spec.robots.iter().map(|r| bound(r.pose.position())).max();
+    let may_be_walled_in = robots_most.is_some_and(|b| b >= 2)
+        || goals_most.is_some_and(|b| b >= 2 || (b >= 1 && robots_least == Some(0)));
+    if !may_be_walled_in {
+        goals_inside_walls(spec, errors, err, &[]);
+        return;
+    }
+    let regions = Enclosures::new(&segments);
+    let depths: Vec<Option<u32>> = spec
+        .robots
+        .iter()
+        .map(|r| regions.depth_at(r.pose.position()))
+        .collect();
+    // the floor: the least walled-in place a robot stands on
+    let floor = depths.iter().flatten().copied().min().unwrap_or(0);
+    let walled_in = |d: Option<u32>| d.is_some_and(|d| d >= 2 || d > floor);
+    const WHY: &str = "walls close that place off within the floor around it (a piece of furniture drawn as a box, or a room without a door), so no robot can get in or out";
+    for (r, &d) in spec.robots.iter().zip(depths.iter()) {
+        if walled_in(d) {
+            let p = r.pose.position();
+            errors.push(err(
+                &r.loc,
+                format!(
+                    "robot `{}` at ({:.2}, {:.2}) is inside furniture: {WHY}; move it onto the floor",
+                    r.name, p.x, p.y
+                ),
+            ));
+        }
+    }
+    let mut inside = Vec::new();
+    for (i, g) in spec.goals.iter().enumerate() {
+        let loc = goal_location(spec, i);
+        let (p, name) = (g.pos, &g.name);
+        if walled_in(regions.depth_at(p)) {
+            inside.push(i);
+            errors.push(err(
+                &loc,
+                format!(
+                    "goal `{name}` at ({:.2}, {:.2}) is inside furniture: {WHY}; move the goal onto the floor",
+                    p.x, p.y
+                ),
+            ));
+        }
+    }
+    goals_inside_walls(spec, errors, err, &inside);
+}
+
+/// Where the goals a world file names were written.
+fn goal_location(spec: &WorldSpec, i: usize) -> Option<crate::error::Location> {
+    spec.goal_locations
+        .iter()
+        .find(|(k, _)| *k == i)
+        .map(|(_, l)| l.clone())
+}
+
+/// Goals no robot fits on: within a robot's radius of a wall (but for those in `skip`,
+/// already refused).
+fn goals_inside_walls(
+    spec: &WorldSpec,
+    errors: &mut Vec<WorldError>,
+    err: &dyn Fn(&Option<crate::error::Location>, String) -> WorldError,
+    skip: &[usize],
+) {
+    for (i, g) in spec.goals.iter().enumerate() {
+        if skip.contains(&i) {
+            continue;
+        }
+        let (p, name) = (g.pos, &g.name);
+        if let Some(d) = spec
+            .walls
+            .iter()
+            .map(|w| w.segment.closest_point(p).dist(p))
+            .find(|&d| d < params::RADIUS)
+        {
+            errors.push(err(
+                &goal_location(spec, i),
+                format!(
+                    "goal `{name}` at ({:.2}, {:.2}) is inside a wall: a wall passes {d:.2} m from it, and a Pioneer's centre stays {:.2} m from walls; move the goal away from the wall",
+                    p.x, p.y, params::RADIUS
+                ),
+            ));
+        }
     }
 }
 
