@@ -43,7 +43,13 @@ fn two_hundred_robots_start_spread_over_the_office() {
     assert!(robots >= 1.0, "nearest two robots {robots:.2} m apart");
     assert!(walls >= 0.5, "a robot {walls:.2} m from a wall");
     // every room of the office has robots, not only the corridor near the first
-    for (x, y) in [(-12.5, 5.0), (12.5, 5.0), (-12.5, -5.0), (12.5, -5.0), (2.5, 5.0)] {
+    for (x, y) in [
+        (-12.5, 5.0),
+        (12.5, 5.0),
+        (-12.5, -5.0),
+        (12.5, -5.0),
+        (2.5, 5.0),
+    ] {
         assert!(
             spec.robots.iter().any(|r| {
                 let p = r.pose.position();

@@ -10,6 +10,6 @@ pub mod robot;
 pub mod sensors;
 pub mod world;
 
-pub use robot::GroundRobot;
 pub use populate::{populate, with_robots};
+pub use robot::GroundRobot;
 pub use world::{GroundWorld, Object};
