@@ -59,7 +59,7 @@ fn the_demo_the_spec_mission_and_an_xabsl_run_write_what_they_wrote_before() {
             d,
             "demo.mcap"
         ),
-        "da604261364a3b263be309a4dcf0477b",
+        "14234878b095a1f26a66d1cacc39bef6",
         "the README's demo"
     );
     assert_eq!(
@@ -82,7 +82,7 @@ fn the_demo_the_spec_mission_and_an_xabsl_run_write_what_they_wrote_before() {
             d,
             "xabsl.mcap"
         ),
-        "dea58ff72297f61e96d7f248c8dd1963",
+        "2c319847a71d05151b3d9b0f517d7576",
         "the soccer agent"
     );
 }

@@ -66,6 +66,8 @@ pub struct GroundWorld {
     laser_dirs: Vec<Vec2>,
     /// sonar transducers in the robot frame: position and unit direction
     sonar_local: [(Vec2, Vec2); params::SONARS],
+    /// the seed every random number comes from
+    seed: u64,
 }
 
 /// Largest physics step (s).
@@ -128,6 +130,7 @@ impl GroundWorld {
             points: spec.points.clone(),
             settings: spec.settings.clone(),
             laser_dirs,
+            seed,
             sonar_local: params::SONAR_RING.map(|(x, y, h)| {
                 (
                     Vec2::new(x / 1000.0, y / 1000.0),
@@ -911,6 +914,10 @@ impl World for GroundWorld {
             "points": self.points.iter().map(|p| [p.x, p.y]).collect::<Vec<_>>(),
             "robot_radius": params::RADIUS,
         })
+    }
+    fn summary(&self, out: &mut serde_json::Map<String, serde_json::Value>) {
+        out.insert("noise".into(), self.settings.noise_summary().into());
+        out.insert("seed".into(), self.seed.into());
     }
     fn objects(&self) -> serde_json::Value {
         serde_json::Value::Array(

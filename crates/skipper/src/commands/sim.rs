@@ -59,9 +59,13 @@ pub struct ServeArgs {
     /// Fill the world with this many robots.
     #[arg(long, value_name = "N")]
     pub robots: Option<usize>,
-    /// Seed for every random number of the simulation.
+    /// Seed for every random number of the simulation: the robots' odometry, sonar and
+    /// laser noise (docs/pioneer.md).
     #[arg(long, default_value_t = 0, value_name = "N")]
     pub seed: u64,
+    /// No sensor or odometry noise: the same robots whatever the seed.
+    #[arg(long)]
+    pub exact: bool,
     /// Robot subtype to report (one ARIA knows: p3dx, p3dx-sh, p2de, p2dx, p3at, ...).
     #[arg(long, default_value = "p3dx", value_name = "SUBTYPE")]
     pub subtype: String,
@@ -122,7 +126,7 @@ fn serve(a: ServeArgs) -> Result<u8, Failure> {
             a.p2os.ip()
         );
     }
-    let world = vehicles::ground_world(a.world.as_deref(), a.robots, a.seed)?;
+    let world = vehicles::ground_world(a.world.as_deref(), a.robots, a.seed, a.exact)?;
     // where the map is on the globe, if it says: the robots' simulated GPS
     let origin = vehicles::load_spec(a.world.as_deref())?.origin;
     let names: Vec<String> = world
