@@ -23,12 +23,14 @@ impl Controller for Spin {
 
 #[test]
 fn scans_drawn_with_their_pose_end_on_the_walls_while_the_robot_turns() {
-    let spec = parse_world(
+    let mut spec = parse_world(
         "world box\nset laser_range 8\nbox 0 0 4 4\nrobot r1 0.3 -0.4 0 laser=yes\n",
         "box.world",
         None,
     )
     .unwrap();
+    // exact (`--exact`): the beam ends are checked against the walls to the mm
+    spec.settings.exact();
     let world = GroundWorld::new(&spec, 0).unwrap();
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("run.mcap");

@@ -7,12 +7,14 @@
 //!   [`GroundWorld`] of walls, balls and cans shared by any number of robots;
 //! - [`world_file`] and [`map_file`]: the Skipper world file and MobileSim/ARIA `.map`
 //!   import, into a [`WorldSpec`];
-//! - [`spatial`]: the grid, ray casting and contacts everything above is built on.
+//! - [`spatial`]: the grid, ray casting and contacts everything above is built on;
+//!   [`enclosure`]: which places walls close off (a robot or goal inside furniture).
 //!
 //! Every random number comes from a generator seeded by the run's seed, and nothing
 //! reads the wall clock, so the same inputs give the same run.
 
 pub mod auv;
+pub mod enclosure;
 pub mod error;
 pub mod ground;
 pub mod map_file;

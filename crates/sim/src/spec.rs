@@ -163,6 +163,16 @@ impl GeoOriginError {
     }
 }
 
+/// The default odometry noise: MobileSim's odometry error for its Pioneer models (±0.75%
+/// of each motion, drawn anew every update), here the standard deviation of each wheel's
+/// travel in a physics step.
+pub const ODOMETRY_NOISE: f64 = 0.0075;
+/// The default sonar noise (m): MobileSim's range error for the Pioneer sonar ring
+/// (±0.5 mm).
+pub const SONAR_NOISE: f64 = 0.0005;
+/// The default laser noise (m): MobileSim's range error for the SICK LMS-200 (±5 mm).
+pub const LASER_NOISE: f64 = 0.005;
+
 /// Simulation settings.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Settings {
@@ -174,11 +184,12 @@ pub struct Settings {
     /// arrays each fire their transducers in turn, one every `sonar_period` (the P3
     /// firmware's 40 ms); 0 fires all 16 every cycle.
     pub sonar_period: f64,
-    /// Odometry noise: standard deviation of each wheel's distance, as a fraction of it.
+    /// Odometry noise: standard deviation of each wheel's distance in a physics step, as
+    /// a fraction of it ([`ODOMETRY_NOISE`] by default).
     pub odometry_noise: f64,
-    /// Sonar noise: standard deviation (m).
+    /// Sonar noise: standard deviation of a range (m; [`SONAR_NOISE`] by default).
     pub sonar_noise: f64,
-    /// Laser noise: standard deviation (m).
+    /// Laser noise: standard deviation of a range (m; [`LASER_NOISE`] by default).
     pub laser_noise: f64,
     /// Air temperature (°C).
     pub temperature: f64,
@@ -190,15 +201,50 @@ pub struct Settings {
     pub camera_range: f64,
 }
 
+impl Settings {
+    /// No sensor or odometry noise: every run of the same world is the same whatever the
+    /// seed (`skipper run --exact`).
+    pub fn exact(&mut self) {
+        self.odometry_noise = 0.0;
+        self.sonar_noise = 0.0;
+        self.laser_noise = 0.0;
+    }
+
+    /// Whether any noise is on.
+    pub fn noisy(&self) -> bool {
+        self.odometry_noise > 0.0 || self.sonar_noise > 0.0 || self.laser_noise > 0.0
+    }
+
+    /// The noise as the run summary says it: `odometry 0.75%, sonar 0.5 mm, laser 5 mm`,
+    /// or `none` when there is none.
+    pub fn noise_summary(&self) -> String {
+        if !self.noisy() {
+            return "none".into();
+        }
+        format!(
+            "odometry {}%, sonar {} mm, laser {} mm",
+            short(self.odometry_noise * 100.0),
+            short(self.sonar_noise * 1000.0),
+            short(self.laser_noise * 1000.0)
+        )
+    }
+}
+
+/// A number with at most 4 decimals and no trailing zeros.
+fn short(x: f64) -> String {
+    let s = format!("{x:.4}");
+    s.trim_end_matches('0').trim_end_matches('.').to_string()
+}
+
 impl Default for Settings {
     fn default() -> Self {
         Self {
             laser_range: 8.0,
             sonar_range: 5.0,
             sonar_period: 0.040,
-            odometry_noise: 0.0,
-            sonar_noise: 0.0,
-            laser_noise: 0.0,
+            odometry_noise: ODOMETRY_NOISE,
+            sonar_noise: SONAR_NOISE,
+            laser_noise: LASER_NOISE,
             temperature: 20.0,
             grid_cell: 1.0,
             camera_fov: 90.0,
@@ -223,6 +269,8 @@ pub struct WorldSpec {
     pub robots: Vec<RobotSpec>,
     /// Named goals (from `.map` cairns or `goal` lines).
     pub goals: Vec<PlaceSpec>,
+    /// Where the goals a world file names were written: (index into `goals`, where).
+    pub goal_locations: Vec<(usize, Location)>,
     /// Landmarks the robots perceive (distance and bearing).
     pub landmarks: Vec<PlaceSpec>,
     /// Points of a `.map` DATA section (drawn, not obstacles).

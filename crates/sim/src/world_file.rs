@@ -430,6 +430,8 @@ fn parse_line(
                 heading,
             };
             if head.text == "goal" {
+                spec.goal_locations
+                    .push((spec.goals.len(), ctx.loc(&args[0])));
                 spec.goals.push(place);
             } else {
                 spec.landmarks.push(place);

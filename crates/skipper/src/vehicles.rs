@@ -134,23 +134,26 @@ pub fn load_spec(world: Option<&Path>) -> Result<WorldSpec, Failure> {
     }
 }
 
-/// Build the simulated ground world, with exactly `robots` robots if given.
+/// Build the simulated ground world, with exactly `robots` robots if given, without
+/// noise if `exact`.
 pub fn ground_world(
     world: Option<&Path>,
     robots: Option<usize>,
     seed: u64,
+    exact: bool,
 ) -> Result<GroundWorld, Failure> {
-    ground_world_with_models(world, robots, 0, seed, &[])
+    ground_world_with_models(world, robots, 0, seed, &[], exact)
 }
 
-/// [`ground_world`] with at least `at_least` robots when `robots` does not say, and the
-/// robots' models as `--model` says.
+/// [`ground_world`] with at least `at_least` robots when `robots` does not say, the
+/// robots' models as `--model` says, and no noise if `exact` (`--exact`).
 pub fn ground_world_with_models(
     world: Option<&Path>,
     robots: Option<usize>,
     at_least: usize,
     seed: u64,
     models: &[ModelChoice],
+    exact: bool,
 ) -> Result<GroundWorld, Failure> {
     let mut spec = load_spec(world)?;
     if robots == Some(0) {
@@ -161,6 +164,9 @@ pub fn ground_world_with_models(
         spec = populate_to(spec, n)?;
     }
     apply_models(&mut spec, models)?;
+    if exact {
+        spec.settings.exact();
+    }
     GroundWorld::new(&spec, seed).map_err(Failure::from)
 }
 
@@ -241,6 +247,7 @@ pub fn build_with(
             at_least,
             w.seed,
             &w.models,
+            w.exact,
         )?)),
         VehicleChoice::P2osTcp(addr) => p2os(LinkSpec::Tcp(addr.clone())),
         VehicleChoice::P2osSerial(path) => p2os(LinkSpec::Serial {

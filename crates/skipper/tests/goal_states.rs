@@ -45,7 +45,7 @@ fn config(period_ms: u64, secs: u64) -> RunConfig {
 #[test]
 fn an_option_goal_shows_in_the_state_with_its_status_and_path() {
     let agents = examples().join("xabsl/goals/agents.xabsl");
-    let world = Box::new(skipper::vehicles::ground_world(None, None, 0).unwrap())
+    let world = Box::new(skipper::vehicles::ground_world(None, None, 0, false).unwrap())
         as Box<dyn skipper_core::World>;
     let (_, xabsl) = skipper::controllers::xabsl_controllers(&agents, &*world)
         .unwrap()

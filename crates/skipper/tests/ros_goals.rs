@@ -170,7 +170,7 @@ fn start_run(
 fn option_fixture() -> Fixture<RunOption> {
     let (control, run, seen, handle) = start_run(Duration::from_millis(100), 4.0, || {
         let agents = examples().join("xabsl/goals/agents.xabsl");
-        let world = Box::new(skipper::vehicles::ground_world(None, None, 0).unwrap())
+        let world = Box::new(skipper::vehicles::ground_world(None, None, 0, false).unwrap())
             as Box<dyn skipper_core::World>;
         let (_, xabsl) = skipper::controllers::xabsl_controllers(&agents, &*world)
             .unwrap()

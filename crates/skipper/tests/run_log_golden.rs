@@ -62,7 +62,7 @@ fn the_demo_the_spec_mission_and_an_xabsl_run_write_what_they_wrote_before() {
             d,
             "demo.mcap"
         ),
-        "6af8165e098232f1a83bb10d7cf46c3f",
+        "14234878b095a1f26a66d1cacc39bef6",
         "the README's demo"
     );
     assert_eq!(
@@ -85,7 +85,7 @@ fn the_demo_the_spec_mission_and_an_xabsl_run_write_what_they_wrote_before() {
             d,
             "xabsl.mcap"
         ),
-        "1ca98a25ae936116243598fbf36742ce",
+        "2c319847a71d05151b3d9b0f517d7576",
         "the soccer agent"
     );
 }

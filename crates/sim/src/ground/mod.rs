@@ -5,9 +5,11 @@ pub mod gripper;
 pub mod models;
 pub mod motion;
 pub mod params;
+pub mod populate;
 pub mod robot;
 pub mod sensors;
 pub mod world;
 
+pub use populate::{populate, with_robots};
 pub use robot::GroundRobot;
-pub use world::{populate, with_robots, GroundWorld, Object};
+pub use world::{GroundWorld, Object};

@@ -64,6 +64,8 @@ pub struct GroundWorld {
     points: Vec<Vec2>,
     settings: crate::spec::Settings,
     laser_dirs: Vec<Vec2>,
+    /// the seed every random number comes from
+    seed: u64,
 }
 
 /// Largest physics step (s).
@@ -126,6 +128,7 @@ impl GroundWorld {
             points: spec.points.clone(),
             settings: spec.settings.clone(),
             laser_dirs,
+            seed,
         };
         w.index_robots_with(0.0);
         w.sense_all(Duration::ZERO, None);
@@ -740,6 +743,7 @@ fn validate(spec: &WorldSpec) -> Result<(), WorldErrors> {
             }
         }
     }
+    furniture(spec, &mut errors, &err);
     for o in &spec.objects {
         for w in &spec.walls {
             if w.segment.closest_point(o.pos).dist(o.pos) < o.radius {
@@ -760,6 +764,106 @@ fn validate(spec: &WorldSpec) -> Result<(), WorldErrors> {
         Ok(())
     } else {
         Err(WorldErrors(errors))
+    }
+}
+
+/// Robots and goals inside furniture: in a place walls close off within the floor the
+/// robots stand on (a cupboard, a desk drawn as a box, a room without a door), where no
+/// robot can get to or from; and goals no robot fits on (within a robot's radius of a
+/// wall).
+fn furniture(
+    spec: &WorldSpec,
+    errors: &mut Vec<WorldError>,
+    err: &dyn Fn(&Option<crate::error::Location>, String) -> WorldError,
+) {
+    use crate::enclosure::{depth_bound, Enclosures};
+    let segments: Vec<Segment> = spec.walls.iter().map(|w| w.segment).collect();
+    // the grid only when a straight line out does not rule furniture out
+    let bound = |p: Vec2| depth_bound(&segments, p);
+    let robots_least = spec.robots.iter().map(|r| bound(r.pose.position())).min();
+    let goals_most = spec.goals.iter().map(|g| bound(g.pos)).max();
+    let robots_most = spec.robots.iter().map(|r| bound(r.pose.position())).max();
+    let may_be_walled_in = robots_most.is_some_and(|b| b >= 2)
+        || goals_most.is_some_and(|b| b >= 2 || (b >= 1 && robots_least == Some(0)));
+    if !may_be_walled_in {
+        goals_inside_walls(spec, errors, err, &[]);
+        return;
+    }
+    let regions = Enclosures::new(&segments);
+    let depths: Vec<Option<u32>> = spec
+        .robots
+        .iter()
+        .map(|r| regions.depth_at(r.pose.position()))
+        .collect();
+    // the floor: the least walled-in place a robot stands on
+    let floor = depths.iter().flatten().copied().min().unwrap_or(0);
+    let walled_in = |d: Option<u32>| d.is_some_and(|d| d >= 2 || d > floor);
+    const WHY: &str = "walls close that place off within the floor around it (a piece of furniture drawn as a box, or a room without a door), so no robot can get in or out";
+    for (r, &d) in spec.robots.iter().zip(depths.iter()) {
+        if walled_in(d) {
+            let p = r.pose.position();
+            errors.push(err(
+                &r.loc,
+                format!(
+                    "robot `{}` at ({:.2}, {:.2}) is inside furniture: {WHY}; move it onto the floor",
+                    r.name, p.x, p.y
+                ),
+            ));
+        }
+    }
+    let mut inside = Vec::new();
+    for (i, g) in spec.goals.iter().enumerate() {
+        let loc = goal_location(spec, i);
+        let (p, name) = (g.pos, &g.name);
+        if walled_in(regions.depth_at(p)) {
+            inside.push(i);
+            errors.push(err(
+                &loc,
+                format!(
+                    "goal `{name}` at ({:.2}, {:.2}) is inside furniture: {WHY}; move the goal onto the floor",
+                    p.x, p.y
+                ),
+            ));
+        }
+    }
+    goals_inside_walls(spec, errors, err, &inside);
+}
+
+/// Where the goals a world file names were written.
+fn goal_location(spec: &WorldSpec, i: usize) -> Option<crate::error::Location> {
+    spec.goal_locations
+        .iter()
+        .find(|(k, _)| *k == i)
+        .map(|(_, l)| l.clone())
+}
+
+/// Goals no robot fits on: within a robot's radius of a wall (but for those in `skip`,
+/// already refused).
+fn goals_inside_walls(
+    spec: &WorldSpec,
+    errors: &mut Vec<WorldError>,
+    err: &dyn Fn(&Option<crate::error::Location>, String) -> WorldError,
+    skip: &[usize],
+) {
+    for (i, g) in spec.goals.iter().enumerate() {
+        if skip.contains(&i) {
+            continue;
+        }
+        let (p, name) = (g.pos, &g.name);
+        if let Some(d) = spec
+            .walls
+            .iter()
+            .map(|w| w.segment.closest_point(p).dist(p))
+            .find(|&d| d < params::RADIUS)
+        {
+            errors.push(err(
+                &goal_location(spec, i),
+                format!(
+                    "goal `{name}` at ({:.2}, {:.2}) is inside a wall: a wall passes {d:.2} m from it, and a Pioneer's centre stays {:.2} m from walls; move the goal away from the wall",
+                    p.x, p.y, params::RADIUS
+                ),
+            ));
+        }
     }
 }
 
@@ -806,6 +910,10 @@ impl World for GroundWorld {
             "robot_radius": params::RADIUS,
         })
     }
+    fn summary(&self, out: &mut serde_json::Map<String, serde_json::Value>) {
+        out.insert("noise".into(), self.settings.noise_summary().into());
+        out.insert("seed".into(), self.seed.into());
+    }
     fn objects(&self) -> serde_json::Value {
         serde_json::Value::Array(
             self.objects
@@ -814,113 +922,4 @@ impl World for GroundWorld {
                 .collect(),
         )
     }
-}
-
-/// `spec` with exactly `total` robots: more added by [`populate`], or the first `total`
-/// kept.
-pub fn with_robots(mut spec: WorldSpec, total: usize) -> Result<WorldSpec, String> {
-    populate(&mut spec, total)?;
-    spec.robots.truncate(total);
-    Ok(spec)
-}
-
-/// Add robots to a world until it has `total`, at free points that can be reached from
-/// the first robot without crossing a wall (so none lands inside furniture), nearest
-/// first and at least 0.6 m apart. New robots are named `robot<N>` and face fixed,
-/// varied directions.
-pub fn populate(spec: &mut WorldSpec, total: usize) -> Result<(), String> {
-    use std::collections::{HashSet, VecDeque};
-    if spec.robots.len() >= total {
-        return Ok(());
-    }
-    let spacing = 2.0 * params::RADIUS + 0.1;
-    let step = 0.2;
-    let (lo, hi) = spec.bounds();
-    let segments: Vec<Segment> = spec.walls.iter().map(|w| w.segment).collect();
-    let space = Space::new(
-        segments,
-        0,
-        lo - Vec2::new(1.0, 1.0),
-        hi + Vec2::new(1.0, 1.0),
-        1.0,
-    );
-    let origin = spec
-        .robots
-        .first()
-        .map_or(Vec2::default(), |r| r.pose.position());
-    let at = |k: (i64, i64)| origin + Vec2::new(k.0 as f64, k.1 as f64) * step;
-    let clear = |p: Vec2| {
-        p.x >= lo.x
-            && p.x <= hi.x
-            && p.y >= lo.y
-            && p.y <= hi.y
-            && space
-                .contact(p, params::RADIUS + 0.04, usize::MAX, |_| false)
-                .is_none()
-    };
-    // placed robots, bucketed by 1 m cells for the spacing test
-    let cell = |p: Vec2| ((p.x).floor() as i64, (p.y).floor() as i64);
-    let mut placed: std::collections::HashMap<(i64, i64), Vec<Vec2>> = Default::default();
-    for r in &spec.robots {
-        placed
-            .entry(cell(r.pose.position()))
-            .or_default()
-            .push(r.pose.position());
-    }
-    let far_enough = |placed: &std::collections::HashMap<(i64, i64), Vec<Vec2>>, p: Vec2| {
-        let (cx, cy) = cell(p);
-        (-1..=1).all(|dx| {
-            (-1..=1).all(|dy| {
-                placed
-                    .get(&(cx + dx, cy + dy))
-                    .is_none_or(|v| v.iter().all(|q| q.dist(p) >= spacing - 1e-9))
-            })
-        })
-    };
-    let mut seen = HashSet::from([(0i64, 0i64)]);
-    let mut queue = VecDeque::from([(0i64, 0i64)]);
-    let mut next_name = spec.robots.len() + 1;
-    while let Some(k) = queue.pop_front() {
-        let p = at(k);
-        if clear(p) && far_enough(&placed, p) {
-            while spec
-                .robots
-                .iter()
-                .any(|r| r.name == format!("robot{next_name}"))
-            {
-                next_name += 1;
-            }
-            let yaw = ((k.0 * 7 + k.1 * 13).rem_euclid(36) as f64 * 10.0).to_radians();
-            spec.robots.push(crate::spec::RobotSpec::new(
-                format!("robot{next_name}"),
-                Pose2::new(p.x, p.y, yaw),
-            ));
-            placed.entry(cell(p)).or_default().push(p);
-            next_name += 1;
-            if spec.robots.len() >= total {
-                return Ok(());
-            }
-        }
-        for d in [(1, 0), (-1, 0), (0, 1), (0, -1)] {
-            let n = (k.0 + d.0, k.1 + d.1);
-            if seen.contains(&n) {
-                continue;
-            }
-            let q = at(n);
-            if clear(q) && space.line_of_sight(p, q) {
-                seen.insert(n);
-                queue.push_back(n);
-            }
-        }
-        if seen.len() > 4_000_000 {
-            break;
-        }
-    }
-    if spec.robots.is_empty() {
-        return Err("the world has no robot to place the others around, and none fits at or near (0, 0), where they start (a wall there, or outside the world): add a line `robot NAME X Y`".into());
-    }
-    Err(format!(
-        "the world has room for only {} robots",
-        spec.robots.len()
-    ))
 }

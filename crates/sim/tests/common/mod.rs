@@ -9,7 +9,9 @@ pub const DT: Duration = Duration::from_millis(100);
 
 /// A world from world-file text.
 pub fn world(text: &str) -> GroundWorld {
-    let spec = parse_world(text, "test.world", None).unwrap_or_else(|e| panic!("{e}"));
+    let mut spec = parse_world(text, "test.world", None).unwrap_or_else(|e| panic!("{e}"));
+    // exact, as `skipper run --exact`: ranges and poses are checked to the micrometre
+    spec.settings.exact();
     GroundWorld::new(&spec, 0).unwrap_or_else(|e| panic!("{e}"))
 }
 

@@ -68,7 +68,7 @@ pub fn controller_kinds(choice: &ControllerChoice) -> Result<Vec<&'static GoalKi
         ControllerChoice::Mission(_, m) => {
             Box::new(crate::controllers::mission::world(m, None, 0)?)
         }
-        _ => Box::new(crate::vehicles::ground_world(None, None, 0)?),
+        _ => Box::new(crate::vehicles::ground_world(None, None, 0, false)?),
     };
     let mut kinds: Vec<&'static GoalKind> = Vec::new();
     let options = BindOptions {

@@ -35,12 +35,18 @@ pub struct WorldArgs {
         value_name = "sim|p2os://HOST:PORT|/dev/ttyS0|ros2:/NS|ros1:/NS"
     )]
     pub vehicles: Vec<VehicleChoice>,
-    /// Fill the world with this many robots (more are placed on free floor near the first).
+    /// Fill the world with this many robots (more are spread over the free floor the
+    /// first can drive to, as far apart as they fit).
     #[arg(long, value_name = "N")]
     pub robots: Option<usize>,
-    /// Seed for every random number of a simulated run.
+    /// Seed for every random number of a simulated run: the simulated robots' odometry,
+    /// sonar and laser noise (0.75% of each wheel's travel, 0.5 mm, 5 mm by default; at
+    /// MobileSim's documented levels, docs/pioneer.md).
     #[arg(long, default_value_t = 0, value_name = "N")]
     pub seed: u64,
+    /// No sensor or odometry noise in the simulator: the same run whatever the seed.
+    #[arg(long)]
+    pub exact: bool,
     /// The simulated robots' model: `p3dx` (default) or `splinter` (the Splinter Soar
     /// robot: 0.5 m/s, 180 deg/s); `ROBOT=MODEL` for one robot. Repeatable.
     #[arg(long = "model", value_name = "[ROBOT=]MODEL")]

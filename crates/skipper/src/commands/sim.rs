@@ -60,7 +60,8 @@ pub struct ServeArgs {
     /// Fill the world with this many robots.
     #[arg(long, value_name = "N")]
     pub robots: Option<usize>,
-    /// Seed for every random number of the simulation.
+    /// Seed for every random number of the simulation: the robots' odometry, sonar and
+    /// laser noise (docs/pioneer.md).
     #[arg(long, default_value_t = 0, value_name = "N")]
     pub seed: u64,
     /// The simulated robots' model: `p3dx` (default), `p3at` (the P3-AT's sonar ring and
@@ -68,6 +69,9 @@ pub struct ServeArgs {
     /// Repeatable.
     #[arg(long = "model", value_name = "[ROBOT=]MODEL")]
     pub models: Vec<vehicles::ModelChoice>,
+    /// No sensor or odometry noise: the same robots whatever the seed.
+    #[arg(long)]
+    pub exact: bool,
     /// Robot subtype to report (one ARIA knows: p3dx, p3dx-sh, p2de, p2dx, p3at, ...);
     /// default: the --model given for every robot, if it is a subtype, else p3dx.
     #[arg(long, value_name = "SUBTYPE")]
@@ -141,8 +145,14 @@ fn serve(a: ServeArgs) -> Result<u8, Failure> {
             a.p2os.ip()
         );
     }
-    let world =
-        vehicles::ground_world_with_models(a.world.as_deref(), a.robots, 0, a.seed, &a.models)?;
+    let world = vehicles::ground_world_with_models(
+        a.world.as_deref(),
+        a.robots,
+        0,
+        a.seed,
+        &a.models,
+        a.exact,
+    )?;
     // where the map is on the globe, if it says: the robots' simulated GPS
     let origin = vehicles::load_spec(a.world.as_deref())?.origin;
     let names: Vec<String> = world
