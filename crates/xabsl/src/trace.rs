@@ -15,7 +15,7 @@ use crate::engine::Engine;
 use crate::model::{SymbolKind, Type};
 use crate::Error;
 use std::fmt::Write as _;
-use std::io::{BufRead, Write as _};
+use std::io::BufRead;
 
 /// Where [`TraceRunner::run_lines`] stopped.
 #[derive(Debug)]
