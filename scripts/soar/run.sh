@@ -61,7 +61,7 @@ serve() { # NAME ARGS...: start a server in the background, set $server and $add
     echo "FAILED: skipper link serve did not start"; cat "$work/$name.err"; exit 1
   fi
 }
-SKIPPER_LOG=skipper::speech=info serve served --world examples/worlds/soar-tour.world
+SKIPPER_LOG=skipper_sps::speech=info serve served --world examples/worlds/soar-tour.world
 "$bridge" -m skipper_soar_bridge examples/soar/waypoint-tour.soar --connect "$addr" --seed 0
 wait "$server"
 # the agent's `say` messages went to the real espeak-ng (installed by install.sh), each
