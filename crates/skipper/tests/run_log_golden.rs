@@ -62,7 +62,7 @@ fn the_demo_the_spec_mission_and_an_xabsl_run_write_what_they_wrote_before() {
             d,
             "demo.mcap"
         ),
-        "14234878b095a1f26a66d1cacc39bef6",
+        "592b702da00fcc3bb10eddf7e942b35f",
         "the README's demo"
     );
     assert_eq!(
@@ -85,7 +85,7 @@ fn the_demo_the_spec_mission_and_an_xabsl_run_write_what_they_wrote_before() {
             d,
             "xabsl.mcap"
         ),
-        "2c319847a71d05151b3d9b0f517d7576",
+        "ea1f9c08e46cae0738968f4cbdd65c4b",
         "the soccer agent"
     );
 }

@@ -63,11 +63,13 @@ pub fn run(args: ReplayArgs) -> Result<u8, Failure> {
         addr: opts.addr,
         source,
     })?;
-    dashboard::announce(&opts, server.addr());
+    // the stop is in place before the address is announced: a signal sent on seeing it
+    // stops the replay cleanly
     let (tx, rx) = std::sync::mpsc::channel::<()>();
     crate::shutdown::on_stop(move || {
         let _ = tx.send(());
     });
+    dashboard::announce(&opts, server.addr());
     let _ = rx.recv();
     server.stop();
     Ok(0)
