@@ -2,8 +2,8 @@
 //! topic into a [`Message`] with the fields readers use, and leaves the rest unread.
 //!
 //! The frequent ones (`/pose`, `/signals`) are decoded without building a JSON tree: their
-//! members are found by [`crate::scan`] (with `serde_json` as the fallback for anything it
-//! does not expect), the robot's name is borrowed from the payload, and of `/signals` only
+//! members are found by the crate's JSON member scanner (with `serde_json` as the
+//! fallback for anything it does not expect), the robot's name is borrowed from the payload, and of `/signals` only
 //! the values the caller keeps are decoded. A message that does not decode is `None`,
 //! never a panic.
 

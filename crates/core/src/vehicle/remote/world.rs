@@ -29,7 +29,7 @@ const SETTLE: Duration = Duration::from_millis(500);
 /// How long no new range sensor must have been heard of before the set is fixed: one
 /// topic may carry a whole sonar ring, one transducer at a time (a Pioneer fires its
 /// sixteen in turn, a ring in about 0.6 s).
-const RANGES_QUIET: Duration = Duration::from_millis(1000);
+pub const RANGES_QUIET: Duration = Duration::from_millis(1000);
 
 /// The watchdog thread.
 struct Watchdog {
