@@ -76,54 +76,11 @@ impl FromStr for VehicleChoice {
     }
 }
 
-/// `--model [ROBOT=]MODEL`: the model of every simulated robot, or of the one named.
-#[derive(Debug, Clone, PartialEq)]
-pub struct ModelChoice {
-    /// The robot it is for (`None`: every robot).
-    pub robot: Option<String>,
-    /// A model name (`p3dx`, `splinter`, ...).
-    pub model: String,
-}
+pub use skipper_sim::ground::models::ModelChoice;
 
-impl FromStr for ModelChoice {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
-        let (robot, model) = match s.split_once('=') {
-            Some((r, m)) => (Some(r.to_string()), m),
-            None => (None, s),
-        };
-        if skipper_sim::ground::models::motion_model(model).is_none() {
-            let expected = skipper_sim::ground::models::expected();
-            return Err(format!("unknown model `{model}`; {expected}"));
-        }
-        Ok(Self {
-            robot,
-            model: model.to_string(),
-        })
-    }
-}
-
-/// Give the robots of `spec` the models the command line asks for, in order (a later
-/// choice wins); a robot name the world does not have is bad input.
+/// Give the robots of `spec` the models `--model` asks for (a later choice wins).
 pub fn apply_models(spec: &mut WorldSpec, models: &[ModelChoice]) -> Result<(), Failure> {
-    for m in models {
-        let mut found = false;
-        for r in &mut spec.robots {
-            if m.robot.as_deref().is_none_or(|n| n == r.name) {
-                r.model = m.model.clone();
-                found = true;
-            }
-        }
-        if let (Some(name), false) = (&m.robot, found) {
-            let names: Vec<_> = spec.robots.iter().map(|r| r.name.as_str()).collect();
-            return Err(Failure::bad_input(format!(
-                "--model {name}={}: the world has no robot `{name}` (it has {})",
-                m.model,
-                names.join(", ")
-            )));
-        }
-    }
-    Ok(())
+    skipper_sim::ground::models::apply(spec, models).map_err(Failure::bad_input)
 }
 
 /// Load the world description: a world file or `.map`, or the default empty room.

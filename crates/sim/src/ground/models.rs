@@ -74,9 +74,79 @@ pub fn expected() -> String {
     format!("expected {} or {last}", rest.join(", "))
 }
 
+/// `--model [ROBOT=]MODEL`: the model of every simulated robot, or of the one named.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ModelChoice {
+    /// The robot it is for (`None`: every robot).
+    pub robot: Option<String>,
+    /// A model name (`p3dx`, `splinter`, ...).
+    pub model: String,
+}
+
+impl std::str::FromStr for ModelChoice {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        let (robot, model) = match s.split_once('=') {
+            Some((r, m)) => (Some(r.to_string()), m),
+            None => (None, s),
+        };
+        if motion_model(model).is_none() {
+            return Err(format!("unknown model `{model}`; {}", expected()));
+        }
+        Ok(Self {
+            robot,
+            model: model.to_string(),
+        })
+    }
+}
+
+/// Give the robots of `spec` the models chosen, in order (a later choice wins); a robot
+/// name the world does not have is an error.
+pub fn apply(spec: &mut crate::spec::WorldSpec, models: &[ModelChoice]) -> Result<(), String> {
+    for m in models {
+        let mut found = false;
+        for r in &mut spec.robots {
+            if m.robot.as_deref().is_none_or(|n| n == r.name) {
+                r.model = m.model.clone();
+                found = true;
+            }
+        }
+        if let (Some(name), false) = (&m.robot, found) {
+            let names: Vec<_> = spec.robots.iter().map(|r| r.name.as_str()).collect();
+            return Err(format!(
+                "--model {name}={}: the world has no robot `{name}` (it has {})",
+                m.model,
+                names.join(", ")
+            ));
+        }
+    }
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn choices_read_and_apply_to_every_robot_or_the_one_named() {
+        let mut spec = crate::spec::WorldSpec::empty_room();
+        let all: ModelChoice = "splinter".parse().unwrap();
+        assert_eq!(all.robot, None);
+        apply(&mut spec, &[all]).unwrap();
+        assert!(spec.robots.iter().all(|r| r.model == "splinter"));
+        let name = spec.robots[0].name.clone();
+        let one: ModelChoice = format!("{name}=p3at").parse().unwrap();
+        apply(&mut spec, &[one]).unwrap();
+        assert_eq!(spec.robots[0].model, "p3at");
+        let e = "roomba".parse::<ModelChoice>().unwrap_err();
+        assert!(
+            e.starts_with("unknown model `roomba`; expected p3dx"),
+            "{e}"
+        );
+        let ghost: ModelChoice = "ghost=p3dx".parse().unwrap();
+        let e = apply(&mut spec, &[ghost]).unwrap_err();
+        assert!(e.contains("the world has no robot `ghost`"), "{e}");
+    }
 
     #[test]
     fn every_name_has_a_model_and_splinter_is_slower() {
