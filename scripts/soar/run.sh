@@ -16,6 +16,8 @@ trap 'rm -rf "$work"' EXIT
 # the documented install command, into a scratch data directory where `skipper run
 # --soar` looks for it
 export XDG_DATA_HOME="$work/xdg"
+# the bridge command is linked into a scratch bin folder, not the user's ~/.local/bin
+export XDG_BIN_HOME="$work/bin"
 unset SKIPPER_SOAR_PYTHON
 PYTHON3="$PYTHON" bash "$root/bridges/soar/install.sh"
 
