@@ -288,13 +288,22 @@ def mission(node):
 
 
 def fleet(node, hosts, robots):
-    clients, handles, fb = [], [], {}
+    clients, handles, fb, names = [], [], {}, []
     for h in range(1, hosts + 1):
         for r in range(1, robots + 1):
-            clients.append(action(node, f"/host{h}/robot{r}/goto", Goto))
-    # half a metre ahead, done within 0.4 m: every robot must drive, none meets another
+            names.append(f"/host{h}/robot{r}")
+            clients.append(action(node, f"{names[-1]}/goto", Goto))
+    # where each robot starts (the robots are spread over the room)
+    poses = collect(node, [(f"{n}/pose", PoseStamped) for n in names])
+    # half a metre ahead of each, done within 0.4 m: every robot must drive, none meets
+    # another
     for k, c in enumerate(clients):
-        handles.append(goal(node, c, Goto.Goal(x=0.5, y=0.0, tolerance=0.4),
+        p = poses[f"{names[k]}/pose"][-1].pose
+        q = p.orientation
+        yaw = math.atan2(2 * (q.w * q.z + q.x * q.y), 1 - 2 * (q.y * q.y + q.z * q.z))
+        g = Goto.Goal(x=p.position.x + 0.5 * math.cos(yaw), y=p.position.y + 0.5 * math.sin(yaw),
+                      tolerance=0.4)
+        handles.append(goal(node, c, g,
                             lambda m, k=k: fb.setdefault(k, []).append(m.feedback.distance)))
     check(f"fleet: {len(handles)} goals accepted", all(h.accepted for h in handles))
     futures = [h.get_result_async() for h in handles]
