@@ -89,7 +89,7 @@ pub const WORLD: &str = r#"{
   "properties": {
     "t": {"type": "number"},
     "world": {"type": "object"},
-    "robots": {"type": "array", "items": {"type": "object", "properties": {"name": {"type": "string"}, "kind": {"type": "string"}, "model": {"type": "string"}, "sensors": {"type": "object", "description": "What the robot carries, as its vehicle describes it (m, rad, in the robot frame): laser (x, angle_min, angle_increment, range_min, range_max) or null, sonar (x, y, yaw, field_of_view, min_range, max_range each, in signal order), bumper_segments."}}}}},
+    "robots": {"type": "array", "items": {"type": "object", "properties": {"name": {"type": "string"}, "kind": {"type": "string"}, "model": {"type": "string"}, "sensors": {"type": "object", "description": "What the robot carries, as its vehicle describes it (m, rad, in the robot frame): laser (x, angle_min, angle_increment, range_min, range_max) or null, sonar (x, y, yaw, field_of_view, min_range, max_range each, in signal order), bumper_segments."}}}},
     "period_s": {"type": "number"}
   },
   "required": ["t", "world", "robots"]
@@ -143,3 +143,27 @@ pub const SCAN: &str = r#"{
     "t": {"type": "number"}
   }
 }"#;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_schema_is_json() {
+        for (name, text) in [
+            ("signals", SIGNALS),
+            ("actuation", ACTUATION),
+            ("event", EVENT),
+            ("controller", CONTROLLER),
+            ("pose", POSE),
+            ("world", WORLD),
+            ("objects", OBJECTS),
+            ("summary", SUMMARY),
+            ("scan", SCAN),
+        ] {
+            let v: serde_json::Value =
+                serde_json::from_str(text).unwrap_or_else(|e| panic!("{name}: {e}"));
+            assert!(v.get("properties").is_some(), "{name}");
+        }
+    }
+}

@@ -62,7 +62,7 @@ fn the_demo_the_spec_mission_and_an_xabsl_run_write_what_they_wrote_before() {
             d,
             "demo.mcap"
         ),
-        "592b702da00fcc3bb10eddf7e942b35f",
+        "cd4bb8fa534372fb4e2dc52f67b391eb",
         "the README's demo"
     );
     assert_eq!(
@@ -71,7 +71,7 @@ fn the_demo_the_spec_mission_and_an_xabsl_run_write_what_they_wrote_before() {
             d,
             "mission.mcap"
         ),
-        "75814546dd1f9be9d14f56faeec7d7a5",
+        "10b72f69380e98c47c34ff903fe97386",
         "the spec mission"
     );
     assert_eq!(
@@ -85,7 +85,7 @@ fn the_demo_the_spec_mission_and_an_xabsl_run_write_what_they_wrote_before() {
             d,
             "xabsl.mcap"
         ),
-        "ea1f9c08e46cae0738968f4cbdd65c4b",
+        "d4a387e317d6fdd0d38ee2d284ea3064",
         "the soccer agent"
     );
 }
