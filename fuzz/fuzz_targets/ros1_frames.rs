@@ -2,8 +2,8 @@
 //! counts that may claim every byte that follows, runs of one byte up to the 64 MiB
 //! frame limit), decoded by every message decoder and the frame reader: nothing may
 //! panic, and no decode may ask for more memory at once than the frame's size allows
-//! (the allocator below measures it), so an amplification like issue 17's crash 4 is a
-//! finding.
+//! (the allocator below measures it), so an amplification (a small frame whose count asks for
+//! gigabytes) is a finding.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;

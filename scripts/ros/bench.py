@@ -1,7 +1,7 @@
 """Goal round trip over ROS 1 on loopback with the Python SimpleActionClient (rospy,
 Debian's python3-actionlib): send a goal, the server accepts it, publishes one feedback
 and succeeds; the client waits for the result. Also counted: goals whose feedback reached
-the client's feedback callback (issue 15's "feedback delivery"), and the client's own
+the client's feedback callback, and the client's own
 send_goal race (ros/actionlib#206) and the transitions it ignores in that window.
 Compares Skipper's SimpleActionServer
 with rospy's (goal-callback and execute-callback modes) under the same client, by the

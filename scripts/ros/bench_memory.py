@@ -1,4 +1,4 @@
-"""Memory of an action server after a burst (issue 15, "memory"): CLIENTS Python
+"""Memory of an action server after a burst: CLIENTS Python
 SimpleActionClients (one process, as a Python node has them) send goals back to back to
 the server at SERVER_NS for SECONDS, so that the status lists grow long (every goal of
 the last 5 s) and the clients, decoding them under one GIL, read slower than the server

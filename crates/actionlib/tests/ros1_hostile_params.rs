@@ -1,5 +1,5 @@
-//! Parameters a hostile or careless peer put on the master (issue 17, crashes 2 and 3):
-//! an `actionlib_status_frequency` of 1e-300 Hz or a `status_list_timeout` of 1e300 s are
+//! Parameters a hostile or careless peer put on the master (found by
+//! fuzzing): an `actionlib_status_frequency` of 1e-300 Hz or a `status_list_timeout` of 1e300 s are
 //! clamped with a warning, and the server comes up and serves; nothing panics.
 
 use skipper_actionlib::ros1::action::server_config_from_params;

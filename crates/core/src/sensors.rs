@@ -2,6 +2,9 @@
 //! as the vehicle describes them, for transports that publish their readings with frames
 //! (ROS 1 and ROS 2 `scan`, `sonar`, `/tf_static`) and for the run log, which writes them
 //! into its world description as JSON (field names as here) for the replay to draw.
+//! [`pioneer`] holds the Pioneer family's sonar rings and body radius.
+
+pub mod pioneer;
 
 use serde::Serialize;
 

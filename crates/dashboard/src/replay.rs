@@ -15,6 +15,7 @@ use crate::log_index::{LogIndex, RunInfo};
 use crate::moment::{Moment, RobotMoment};
 use crate::server::Backend;
 use serde_json::{json, Value};
+use skipper_core::sensors::pioneer;
 use skipper_runlog::message::{PoseSample, RobotInfo};
 use skipper_runlog::reader::Recording;
 use std::path::Path;
@@ -257,28 +258,33 @@ impl Replay {
 }
 
 /// A robot's sonar ring: (x, y, heading) of each transducer (m, m, rad), as its vehicle
-/// described it in the log; in a log that does not say, the simulator's by model name.
+/// described it in the log; in a log that does not say, the Pioneer ring of its model
+/// (the P3-DX's for the simulator's other models and a log without a model).
 fn sonar_ring(info: &RobotInfo) -> Vec<(f64, f64, f64)> {
     if let Some(s) = &info.sensors {
         return s.sonar.iter().map(|&[x, y, yaw]| (x, y, yaw)).collect();
     }
-    match info.model.as_str() {
-        m if pioneer_body(m) => skipper_sim::ground::params::SONAR_RING
-            .iter()
-            .map(|(x, y, h)| (x / 1000.0, y / 1000.0, h.to_radians()))
-            .collect(),
-        _ => Vec::new(),
-    }
+    let ring = match pioneer::sonar_ring(&info.model) {
+        Some(ring) => ring,
+        None if pioneer_body(&info.model) => &pioneer::P3DX_SONARS,
+        None => &[],
+    };
+    ring.iter()
+        .map(|(x, y, h)| (x / 1000.0, y / 1000.0, h.to_radians()))
+        .collect()
 }
 
 /// The simulator's models (and a log without a model) have the Pioneer's body.
 fn pioneer_body(model: &str) -> bool {
-    model.is_empty() || skipper_sim::ground::models::motion_model(model).is_some()
+    const SIMULATED: [&str; 8] = [
+        "", "p3dx", "p3dx-sh", "p2dx", "p2de", "p3at", "p3at-sh", "splinter",
+    ];
+    SIMULATED.contains(&model)
 }
 
 fn radius(model: &str) -> f64 {
     match model {
-        m if pioneer_body(m) => skipper_sim::ground::params::RADIUS,
+        m if pioneer_body(m) => pioneer::BODY_RADIUS,
         _ => 0.3,
     }
 }
@@ -329,6 +335,15 @@ impl Backend for Replay {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn every_simulated_model_has_the_pioneer_body() {
+        for m in skipper_sim::ground::models::NAMES {
+            assert!(pioneer_body(m), "{m}");
+        }
+        assert!(!pioneer_body("turtlebot3"));
+        assert_eq!(radius("splinter"), skipper_sim::ground::params::RADIUS);
+    }
 
     #[test]
     fn times_are_clamped() {
@@ -402,7 +417,7 @@ mod tests {
             ..own
         };
         let ring = &Replay::view(&old, &r, 0.0)["sonar"];
-        let first = skipper_sim::ground::params::SONAR_RING[0];
+        let first = pioneer::P3DX_SONARS[0];
         assert_eq!(ring.as_array().map(Vec::len), Some(3));
         assert_eq!(ring[0][0], json!(first.0 / 1000.0));
     }

@@ -1,6 +1,6 @@
 //! A goal kind added to a controller reaches it through the live dashboard with no change
-//! to the dashboard: the test declares a kind of its own (`probe`, one field of each
-//! type), a controller that takes it, and attaches [`LiveTransport`] to the run through
+//! to the dashboard: the test takes `skipper_goals::probe`'s kind (`probe`, one field of
+//! each type) and its controller, and attaches [`LiveTransport`] to the run through
 //! the transport seam, as `skipper run --serve` does. Over plain HTTP, as a browser or a
 //! script would: `/api/info` lists the kind, a `goal` command sends one, `goal_state`
 //! follows it (feedback, then the result field by field), a goal with a field of the
@@ -8,96 +8,13 @@
 //! `cancel` of the kind stops a goal.
 
 use serde_json::{json, Value};
-use skipper_core::goals::{
-    Field, FieldType, GoalId, GoalKind, GoalReport, GoalStart, Goals, Record,
-};
-use skipper_core::{Controller, ControllerError, Cycle, RunConfig, Runner, Status};
+use skipper_core::{RunConfig, Runner};
 use skipper_dashboard::{LiveTransport, ServeOptions};
+use skipper_goals::probe::Prober;
 use skipper_goals::{BindOptions, Transport};
 use std::io::{Read, Write};
 use std::net::{SocketAddr, TcpStream};
 use std::time::{Duration, Instant};
-
-/// The kind the test adds: count to `steps`, then answer with the label.
-static PROBE: GoalKind = GoalKind {
-    name: "probe",
-    type_name: "probe_msgs/Probe",
-    doc: "count cycles, then answer",
-    goal: &[
-        Field::new(
-            "steps",
-            FieldType::Int,
-            "cycles to count (negative: forever)",
-        ),
-        Field::new("label", FieldType::Text, "what to answer"),
-        Field::new("loud", FieldType::Bool, "answer in capitals"),
-        Field::new("scale", FieldType::Float, "a factor"),
-    ],
-    result: &[
-        Field::new("answer", FieldType::Text, "the label"),
-        Field::new("counted", FieldType::Int, "cycles counted"),
-    ],
-    feedback: &[Field::new("count", FieldType::Int, "cycles so far")],
-    ended: GoalKind::no_result,
-};
-
-/// A controller that takes `probe` goals.
-#[derive(Default)]
-struct Prober {
-    goal: Option<(i64, String, bool)>,
-    count: i64,
-}
-
-impl Controller for Prober {
-    fn name(&self) -> &str {
-        "prober"
-    }
-    fn step(&mut self, _: &mut Cycle<'_>) -> Result<Status, ControllerError> {
-        if self.goal.is_some() {
-            self.count += 1;
-        }
-        Ok(Status::Running)
-    }
-    fn goals(&mut self) -> Option<&mut dyn Goals> {
-        Some(self)
-    }
-}
-
-impl Goals for Prober {
-    fn kinds(&self) -> Vec<&'static GoalKind> {
-        vec![&PROBE]
-    }
-    fn begin(&mut self, g: GoalStart, _: &mut Cycle<'_>) -> Result<(), String> {
-        let label = g.goal.text("label").to_string();
-        self.goal = Some((g.goal.int("steps"), label, g.goal.flag("loud")));
-        self.count = 0;
-        Ok(())
-    }
-    fn cancel(&mut self, _: &'static GoalKind, _: GoalId, _: &mut Cycle<'_>) -> String {
-        self.goal = None;
-        "stopped counting".into()
-    }
-    fn report(&mut self, _: &'static GoalKind, _: GoalId, out: &mut GoalReport) {
-        let Some((steps, label, loud)) = &self.goal else {
-            return;
-        };
-        out.feedback(Record::defaults(PROBE.feedback).with("count", self.count));
-        if *steps >= 0 && self.count >= *steps {
-            let answer = if *loud {
-                label.to_uppercase()
-            } else {
-                label.clone()
-            };
-            out.succeed(
-                Record::defaults(PROBE.result)
-                    .with("answer", answer)
-                    .with("counted", self.count),
-                "counted",
-            );
-            self.goal = None;
-        }
-    }
-}
 
 fn world() -> skipper_sim::GroundWorld {
     let spec = skipper_sim::parse_world("box 0 0 20 20\nrobot probe1 0 0 0\n", "probe.world", None)

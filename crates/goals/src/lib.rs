@@ -15,6 +15,10 @@
 //! - [`endpoint`]: what every transport receives for a robot, and the name it takes on
 //!   ROS; [`transport`]: the seam every transport (ROS 1, ROS 2, the dashboard, yours)
 //!   plugs into;
+//! - [`probe`]: a goal kind with a field of every type and a controller that takes it,
+//!   for testing that a transport carries any goal kind;
+//! - [`package`]: an interface package of goal kinds as files, as `skipper interfaces`
+//!   writes it for ROS 1 and ROS 2;
 //! - [`wander`]: the built-in wander-and-avoid demo controller.
 //!
 //! This crate depends on skipper-core only: it knows no engine, vehicle or transport.
@@ -23,7 +27,9 @@ pub mod bind;
 pub mod endpoint;
 pub mod goto;
 pub mod mailbox;
+pub mod package;
 pub mod pilot;
+pub mod probe;
 pub mod runner;
 pub mod transport;
 pub mod velocity;

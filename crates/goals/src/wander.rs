@@ -12,12 +12,15 @@
 //! collides, so turning in place never hits anything). A bump or a stall starts such a
 //! turn too.
 //!
-//! It needs the front sonars (`sonar.0` .. `sonar.7`) or a laser (`laser.N`), so it
-//! drives the simulated Pioneer and a real robot with a sonar ring or laser alike; the
-//! sonar ring's geometry is the Pioneer 3-DX's.
+//! It needs a laser (`laser.N`) or sonars (`sonar.N`), and reads them where the vehicle
+//! says they are ([`Wander::for_sensors`]): a laser of any beam count and angles (a
+//! 360° scan included), any sonar ring. A vehicle that describes no sensors is taken for
+//! a Pioneer 3-DX ([`Wander::new`]): its front sonars `sonar.0` .. `sonar.7`, or a laser
+//! whose beams spread over the front half-circle.
 
 pub mod clearance;
 
+use skipper_core::sensors::{pioneer, LaserGeometry, SensorGeometry, SonarGeometry};
 use skipper_core::vocabulary::ground;
 use skipper_core::{
     Controller, ControllerError, Cycle, Drive, SignalId, Signals, Status, VehicleInfo,
@@ -54,27 +57,15 @@ const ARCS: [f64; 13] = [
 ];
 /// Points further than this (m) cannot stop any arc within the horizon.
 const FAR: f64 = HORIZON + CLEARANCE;
-/// The P3-DX sonar ring (ARIA's p3dx.p): transducer position (mm, x forward, y left)
-/// and heading (deg).
-const SONAR_RING: [(f64, f64, f64); 8] = [
-    (69.0, 136.0, 90.0),
-    (114.0, 119.0, 50.0),
-    (148.0, 78.0, 30.0),
-    (166.0, 27.0, 10.0),
-    (166.0, -27.0, -10.0),
-    (148.0, -78.0, -30.0),
-    (114.0, -119.0, -50.0),
-    (69.0, -136.0, -90.0),
-];
 /// Bumps remembered.
 const BUMPS: usize = 8;
 /// How long a bump is remembered (s).
 const BUMP_MEMORY: f64 = 20.0;
 /// Points per sonar reading, across its cone.
 const CONE_POINTS: usize = 5;
-/// A sonar's cone (deg, full width).
+/// A P3-DX sonar's cone (deg, full width).
 const CONE_DEG: f64 = 30.0;
-/// The laser's mounting point ahead of the centre (m).
+/// A P3-DX laser's mounting point ahead of the centre (m).
 const LASER_X: f64 = 0.018;
 
 #[derive(Debug, Clone, Copy, PartialEq, serde::Serialize)]
@@ -89,8 +80,13 @@ enum Mode {
 /// Wander and avoid obstacles.
 #[derive(Debug)]
 pub struct Wander {
-    sonar: [Option<SignalId>; 8],
+    /// where its ranges come from, as the vehicle describes them
+    rig: SensorGeometry,
+    /// the signal of each of the rig's sonars
+    sonar: Vec<Option<SignalId>>,
     laser: Vec<SignalId>,
+    /// the laser's place and beams: the rig's, or spread over the front half-circle
+    beams: Option<LaserGeometry>,
     bumper: Option<SignalId>,
     stall: Option<SignalId>,
     pose: Option<[SignalId; 3]>,
@@ -110,11 +106,44 @@ impl Default for Wander {
 }
 
 impl Wander {
-    /// A wanderer, about to cruise straight ahead.
+    /// A wanderer on a Pioneer 3-DX (or a robot that does not say where its sensors
+    /// are), about to cruise straight ahead.
     pub fn new() -> Self {
+        // the front half of the P3-DX's ring
+        let sonar = pioneer::P3DX_SONARS[..8]
+            .iter()
+            .map(|&(x, y, h)| SonarGeometry {
+                x: x / 1000.0,
+                y: y / 1000.0,
+                yaw: h.to_radians(),
+                field_of_view: CONE_DEG.to_radians(),
+                min_range: 0.0,
+                max_range: FAR,
+            })
+            .collect();
+        Self::with_rig(SensorGeometry {
+            laser: None,
+            sonar,
+            bumper_segments: 5,
+        })
+    }
+
+    /// A wanderer reading the sensors where `sensors` (the vehicle's own description,
+    /// [`skipper_core::Vehicle::sensors`]) says they are; a description with neither a
+    /// laser nor sonars is taken for a Pioneer 3-DX's ([`Wander::new`]).
+    pub fn for_sensors(sensors: &SensorGeometry) -> Self {
+        if sensors.laser.is_none() && sensors.sonar.is_empty() {
+            return Self::new();
+        }
+        Self::with_rig(sensors.clone())
+    }
+
+    fn with_rig(rig: SensorGeometry) -> Self {
         Self {
-            sonar: [None; 8],
+            rig,
+            sonar: Vec::new(),
             laser: Vec::new(),
+            beams: None,
             bumper: None,
             stall: None,
             pose: None,
@@ -169,36 +198,30 @@ impl Wander {
         }
     }
 
-    /// This cycle's obstacle points within reach: the laser's, else the front sonars'.
+    /// This cycle's obstacle points within reach: the laser's, else the sonars'.
     fn gather(&mut self, s: &Signals) {
         self.points.clear();
-        let n = self.laser.len();
-        if n > 1 {
-            let step = std::f64::consts::PI / n as f64;
+        if let Some(g) = self.beams {
             for (k, id) in self.laser.iter().enumerate() {
                 let Some(r) = s.f64(*id) else { continue };
-                if r < FAR {
-                    let a = -std::f64::consts::FRAC_PI_2 + k as f64 * step;
-                    push(&mut self.points, LASER_X + r * a.cos(), r * a.sin());
+                if r < FAR && r >= g.range_min {
+                    let a = g.angle_min + k as f64 * g.angle_increment;
+                    push(&mut self.points, g.x + r * a.cos(), r * a.sin());
                 }
             }
             return;
         }
-        for (slot, &(x, y, h)) in self.sonar.iter().zip(SONAR_RING.iter()) {
+        for (slot, g) in self.sonar.iter().zip(self.rig.sonar.iter()) {
             let Some(r) = slot.and_then(|id| s.f64(id)) else {
                 continue;
             };
-            if r >= FAR {
+            if r >= FAR || r >= g.max_range || r < g.min_range {
                 continue;
             }
             for j in 0..CONE_POINTS {
-                let off = CONE_DEG * (j as f64 / (CONE_POINTS - 1) as f64 - 0.5);
-                let a = (h + off).to_radians();
-                push(
-                    &mut self.points,
-                    x / 1000.0 + r * a.cos(),
-                    y / 1000.0 + r * a.sin(),
-                );
+                let off = g.field_of_view * (j as f64 / (CONE_POINTS - 1) as f64 - 0.5);
+                let a = g.yaw + off;
+                push(&mut self.points, g.x + r * a.cos(), g.y + r * a.sin());
             }
         }
     }
@@ -207,6 +230,15 @@ impl Wander {
     /// and with a wider berth.
     fn rooms(&self, clearance: f64) -> [f64; ARCS.len()] {
         ARCS.map(|k| clearance::free_along(&self.points, k, clearance, HORIZON))
+    }
+}
+
+/// The sonar signals a rig of `n` sonars reads.
+fn sonar_names(n: usize) -> String {
+    match n {
+        0 => "it describes no sonars".to_string(),
+        1 => "sonar.0".to_string(),
+        n => format!("sonar.0 .. sonar.{}", n - 1),
     }
 }
 
@@ -234,15 +266,25 @@ impl Controller for Wander {
     }
 
     fn start(&mut self, vehicle: &VehicleInfo, s: &Signals) -> Result<(), ControllerError> {
-        for (k, slot) in self.sonar.iter_mut().enumerate() {
-            *slot = ground::SONAR.id(s, k);
-        }
+        self.sonar = (0..self.rig.sonar.len())
+            .map(|k| ground::SONAR.id(s, k))
+            .collect();
         self.laser = (0..ground::MAX_LASER_BEAMS)
             .map_while(|k| ground::LASER.id(s, k))
             .collect();
-        if self.laser.len() < 2 && self.sonar.iter().any(Option::is_none) {
+        self.beams = (self.laser.len() > 1).then(|| {
+            self.rig.laser.unwrap_or(LaserGeometry {
+                x: LASER_X,
+                angle_min: -std::f64::consts::FRAC_PI_2,
+                angle_increment: std::f64::consts::PI / self.laser.len() as f64,
+                range_min: 0.0,
+                range_max: FAR,
+            })
+        });
+        if self.beams.is_none() && (self.sonar.is_empty() || self.sonar.contains(&None)) {
             return Err(ControllerError::vehicle(format!(
-                "the wander demo needs a laser or the front sonars sonar.0 .. sonar.7, and {} has neither",
+                "the wander demo needs a laser or sonars ({}), and {} has neither",
+                sonar_names(self.rig.sonar.len()),
                 vehicle.name
             )));
         }
@@ -256,7 +298,8 @@ impl Controller for Wander {
         })();
         self.stall = ground::STALL_LEFT.id(s);
         let cone = if self.laser.len() > 1 { 1 } else { CONE_POINTS };
-        self.points.reserve(self.laser.len().max(8 * cone) + BUMPS);
+        self.points
+            .reserve(self.laser.len().max(self.sonar.len() * cone) + BUMPS);
         Ok(())
     }
 
@@ -331,5 +374,103 @@ impl Controller for Wander {
 
     fn state(&self) -> Option<serde_json::Value> {
         serde_json::to_value(self.mode).ok()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use skipper_core::VehicleKind;
+    use std::f64::consts::{FRAC_PI_2, PI};
+    use std::time::Duration;
+
+    fn info() -> VehicleInfo {
+        VehicleInfo {
+            name: "r".into(),
+            kind: VehicleKind::Ground,
+            model: "test".into(),
+        }
+    }
+
+    /// The obstacle points `w` gathers from `readings` (signal name, range).
+    fn points(mut w: Wander, readings: &[(String, f64)]) -> Vec<(f64, f64)> {
+        let mut s = Signals::new();
+        let ids: Vec<_> = readings.iter().map(|(n, _)| s.declare(n, None)).collect();
+        for (id, (_, r)) in ids.iter().zip(readings) {
+            s.set_f64(*id, *r, Duration::ZERO);
+        }
+        w.start(&info(), &s).expect("the wander starts");
+        w.gather(&s);
+        w.points.iter().map(|&(x, y, _)| (x, y)).collect()
+    }
+
+    fn near(p: (f64, f64), q: (f64, f64)) -> bool {
+        (p.0 - q.0).abs() < 1e-9 && (p.1 - q.1).abs() < 1e-9
+    }
+
+    #[test]
+    fn a_full_circle_scan_is_read_at_its_own_angles() {
+        // 360 beams from straight ahead, counter-clockwise: beam 0 ahead, 90 left, 180 behind
+        let rig = SensorGeometry {
+            laser: Some(LaserGeometry {
+                x: -0.05,
+                angle_min: 0.0,
+                angle_increment: PI / 180.0,
+                range_min: 0.12,
+                range_max: 3.5,
+            }),
+            ..SensorGeometry::default()
+        };
+        let mut readings: Vec<(String, f64)> =
+            (0..360).map(|k| (format!("laser.{k}"), 10.0)).collect();
+        readings[0].1 = 1.0;
+        readings[90].1 = 2.0;
+        readings[180].1 = 0.05; // below the laser's shortest range: no return
+        let p = points(Wander::for_sensors(&rig), &readings);
+        assert_eq!(p.len(), 2, "{p:?}");
+        assert!(near(p[0], (0.95, 0.0)), "{p:?}");
+        assert!(near(p[1], (-0.05, 2.0)), "{p:?}");
+    }
+
+    #[test]
+    fn a_pioneer_laser_spreads_over_the_front_half() {
+        let mut readings: Vec<(String, f64)> =
+            (0..180).map(|k| (format!("laser.{k}"), 10.0)).collect();
+        readings[0].1 = 1.0;
+        let p = points(Wander::new(), &readings);
+        assert_eq!(p.len(), 1);
+        assert!(near(p[0], (LASER_X + (-FRAC_PI_2).cos(), -1.0)), "{p:?}");
+    }
+
+    #[test]
+    fn sonars_are_read_where_the_vehicle_says() {
+        // one transducer at the back, facing backwards, with a 20° cone
+        let rig = SensorGeometry {
+            sonar: vec![SonarGeometry {
+                x: -0.2,
+                y: 0.0,
+                yaw: PI,
+                field_of_view: 20f64.to_radians(),
+                min_range: 0.02,
+                max_range: 4.0,
+            }],
+            ..SensorGeometry::default()
+        };
+        let p = points(Wander::for_sensors(&rig), &[("sonar.0".into(), 1.0)]);
+        assert_eq!(p.len(), CONE_POINTS);
+        assert!(p.iter().all(|&(x, _)| x < -1.1), "{p:?}");
+        assert!(near(p[CONE_POINTS / 2], (-1.2, 0.0)), "{p:?}");
+    }
+
+    #[test]
+    fn a_robot_without_the_sonars_it_describes_is_refused() {
+        let mut s = Signals::new();
+        s.declare("sonar.0", None);
+        let e = Wander::new().start(&info(), &s).unwrap_err();
+        assert!(
+            e.to_string()
+                .contains("needs a laser or sonars (sonar.0 .. sonar.7), and r has neither"),
+            "{e}"
+        );
     }
 }

@@ -1,7 +1,7 @@
 //! The wander demo avoids obstacles: a wall's end its sonars miss (a door jamb), with
 //! the laser and with the sonar ring only, and a crowd of robots in the office.
 
-use skipper_core::{Observer, RunConfig, Runner};
+use skipper_core::{Observer, RunConfig, Runner, World};
 use skipper_goals::Wander;
 use skipper_sim::{GroundWorld, WorldSpec};
 use std::path::Path;
@@ -22,6 +22,10 @@ impl Observer for Collisions {
 fn wander(spec: &WorldSpec, secs: u64) -> (u64, f64) {
     let world = GroundWorld::new(spec, 0).unwrap_or_else(|e| panic!("{e}"));
     let n = spec.robots.len();
+    // each robot's wander reads its sensors where the robot says they are, as `skipper run`'s
+    let rigs: Vec<_> = (0..n)
+        .map(|i| world.vehicle(i).expect("the robot").sensors())
+        .collect();
     let mut runner = Runner::new(
         Box::new(world),
         RunConfig {
@@ -31,8 +35,8 @@ fn wander(spec: &WorldSpec, secs: u64) -> (u64, f64) {
             speed: 1.0,
         },
     );
-    for i in 0..n {
-        runner.set_controller(i, Box::new(Wander::new()));
+    for (i, rig) in rigs.iter().enumerate() {
+        runner.set_controller(i, Box::new(Wander::for_sensors(rig)));
     }
     let count = Arc::new(Mutex::new(0));
     runner.add_observer(Box::new(Collisions(count.clone())));

@@ -1,70 +1,16 @@
 //! Where a P2OS robot's sonars are, per robot subtype, as ARIA's `params/<subtype>.p`
-//! give them (`SonarUnit <n> <x mm> <y mm> <heading deg>`): the P3-DX's, the P3-AT's
-//! and the AmigoBot's rings (their `-sh` subtypes have the same). A client learns the
+//! give them ([`skipper_core::sensors::pioneer`]: the P3-DX's, the P3-AT's and the
+//! AmigoBot's rings; their `-sh` subtypes have the same). A client learns the
 //! subtype from the robot's SYNC2 reply and describes the robot's sensors with it
-//! ([`sensors`]); a subtype without a table here has no sonar places to give.
+//! ([`sensors`]); a subtype without a ring there has no sonar places to give.
 //!
 //! ARIA's files do not give a transducer's cone or its shortest range: those are the
 //! simulator's (30°, 0.1 m); the longest range is the sonar board's default maximum in
 //! the same files (`SonarMaxRange 4335`, mm). A P2OS client reads no laser, so none is
 //! described.
 
+use skipper_core::sensors::pioneer::sonar_ring;
 use skipper_core::sensors::{SensorGeometry, SonarGeometry};
-
-/// One transducer: x, y (mm, x ahead, y left) and heading (deg).
-type Unit = (f64, f64, f64);
-
-/// `params/p3dx.p`.
-const P3DX: [Unit; 16] = [
-    (69.0, 136.0, 90.0),
-    (114.0, 119.0, 50.0),
-    (148.0, 78.0, 30.0),
-    (166.0, 27.0, 10.0),
-    (166.0, -27.0, -10.0),
-    (148.0, -78.0, -30.0),
-    (114.0, -119.0, -50.0),
-    (69.0, -136.0, -90.0),
-    (-157.0, -136.0, -90.0),
-    (-203.0, -119.0, -130.0),
-    (-237.0, -78.0, -150.0),
-    (-255.0, -27.0, -170.0),
-    (-255.0, 27.0, 170.0),
-    (-237.0, 78.0, 150.0),
-    (-203.0, 119.0, 130.0),
-    (-157.0, 136.0, 90.0),
-];
-
-/// `params/p3at.p`.
-const P3AT: [Unit; 16] = [
-    (147.0, 136.0, 90.0),
-    (193.0, 119.0, 50.0),
-    (227.0, 79.0, 30.0),
-    (245.0, 27.0, 10.0),
-    (245.0, -27.0, -10.0),
-    (227.0, -79.0, -30.0),
-    (193.0, -119.0, -50.0),
-    (147.0, -136.0, -90.0),
-    (-144.0, -136.0, -90.0),
-    (-189.0, -119.0, -130.0),
-    (-223.0, -79.0, -150.0),
-    (-241.0, -27.0, -170.0),
-    (-241.0, 27.0, 170.0),
-    (-223.0, 79.0, 150.0),
-    (-189.0, 119.0, 130.0),
-    (-144.0, 136.0, 90.0),
-];
-
-/// `params/amigo.p`: six ahead and on the sides, two behind.
-const AMIGO: [Unit; 8] = [
-    (76.0, 100.0, 90.0),
-    (125.0, 75.0, 41.0),
-    (150.0, 30.0, 15.0),
-    (150.0, -30.0, -15.0),
-    (125.0, -75.0, -41.0),
-    (76.0, -100.0, -90.0),
-    (-140.0, -58.0, -145.0),
-    (-140.0, 58.0, 145.0),
-];
 
 /// A transducer's cone (deg) and shortest range (m): the simulator's.
 const CONE_DEG: f64 = 30.0;
@@ -72,21 +18,10 @@ const MIN_RANGE: f64 = 0.1;
 /// The sonar board's default maximum range (m): `SonarMaxRange 4335` in the files.
 const MAX_RANGE: f64 = 4.335;
 
-/// The sonar ring of `subtype` (case-insensitive, with or without `-sh`), if we hold it.
-fn ring(subtype: &str) -> Option<&'static [Unit]> {
-    let s = subtype.to_ascii_lowercase();
-    match s.strip_suffix("-sh").unwrap_or(&s) {
-        "p3dx" => Some(&P3DX),
-        "p3at" => Some(&P3AT),
-        "amigo" => Some(&AMIGO),
-        _ => None,
-    }
-}
-
 /// What a robot of `subtype` carries: its sonar ring in signal order (`sonar.0`, ...),
-/// in metres and radians; nothing for a subtype without a table here.
+/// in metres and radians; nothing for a subtype without a known ring.
 pub fn sensors(subtype: &str) -> SensorGeometry {
-    let sonar = ring(subtype)
+    let sonar = sonar_ring(subtype)
         .unwrap_or_default()
         .iter()
         .map(|&(x, y, deg)| SonarGeometry {

@@ -1,5 +1,5 @@
-//! Decoding reserves no more memory than the bytes it is given can fill (issue 17, crash
-//! 4): an element count is checked against the bytes left divided by the element's
+//! Decoding reserves no more memory than the bytes it is given can fill (a
+//! crash fuzzing found): an element count is checked against the bytes left divided by the element's
 //! smallest wire size before any capacity is reserved. A counting allocator measures the
 //! largest single allocation a decode asks for.
 

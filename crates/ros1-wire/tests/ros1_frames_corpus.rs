@@ -1,5 +1,5 @@
 //! The corpus of the structured `ros1_frames` fuzz target (fuzz/corpus/ros1_frames)
-//! replayed as a regular test, and the shape of issue 17's crash 4 built by hand: a
+//! replayed as a regular test, and the shape of a crash it found built by hand: a
 //! status list whose count is the bytes that follow, in a frame of 4 MiB. No decode may
 //! ask for more memory at once than the frame's size allows.
 

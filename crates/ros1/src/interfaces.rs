@@ -8,20 +8,11 @@
 //! (`BumperState`, `GripperState`, `WaterProperties`).
 
 use skipper_core::goals::GoalKind;
+pub use skipper_goals::package::{write, Package};
 use skipper_ros1_wire::msg::loader::TypeLoader;
-use std::path::{Path, PathBuf};
 
 /// The messages of Skipper's ROS 1 topics that live in `skipper_msgs`.
 const OWN_MESSAGES: [&str; 3] = ["BumperState", "GripperState", "WaterProperties"];
-
-/// One package: its name and its files (path inside the package, text).
-#[derive(Debug, Clone, PartialEq)]
-pub struct Package {
-    /// The package's name.
-    pub name: String,
-    /// Its files: (path inside the package, text).
-    pub files: Vec<(String, String)>,
-}
 
 /// The packages of `kinds`, in the order their packages first appear (a type given
 /// twice is written once). `Err` if a kind's type is not a ROS package/type name.
@@ -158,23 +149,6 @@ fn cmake(pkg: &str, actions: &[String], messages: &[(String, String)]) -> String
         files(actions.iter().map(String::as_str).collect(), "action")
     ));
     t
-}
-
-/// Write `packages` under `out` (`out/<package>/...`, folders made as needed); returns
-/// the files written.
-pub fn write(out: &Path, packages: &[Package]) -> std::io::Result<Vec<PathBuf>> {
-    let mut written = Vec::new();
-    for p in packages {
-        for (rel, text) in &p.files {
-            let path = out.join(&p.name).join(rel);
-            if let Some(dir) = path.parent() {
-                std::fs::create_dir_all(dir)?;
-            }
-            std::fs::write(&path, text)?;
-            written.push(path);
-        }
-    }
-    Ok(written)
 }
 
 #[cfg(test)]

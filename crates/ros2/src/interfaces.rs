@@ -13,9 +13,9 @@
 
 use crate::dynamic::KindAction;
 use skipper_core::goals::{GoalKind, Schema};
+pub use skipper_goals::package::{write, Package};
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
-use std::path::{Path, PathBuf};
 
 /// Skipper's own package.
 pub const SKIPPER_MSGS: &str = "skipper_msgs";
@@ -43,15 +43,6 @@ float64 salinity
 ",
     ),
 ];
-
-/// One interface package: its name and its files (path in the package, text).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Package {
-    /// `tutorial_msgs`
-    pub name: String,
-    /// (`action/Advance.action`, its text), in the order written
-    pub files: Vec<(String, String)>,
-}
 
 fn xml(text: &str) -> String {
     text.replace('&', "&amp;")
@@ -198,23 +189,6 @@ fn package(name: &str, list: &[(KindAction, &'static GoalKind)]) -> Package {
         name: name.to_string(),
         files: all,
     }
-}
-
-/// Write `packages` under `out` (`out/<package>/...`, folders made as needed); returns
-/// the files written.
-pub fn write(out: &Path, packages: &[Package]) -> std::io::Result<Vec<PathBuf>> {
-    let mut written = Vec::new();
-    for p in packages {
-        for (rel, text) in &p.files {
-            let path = out.join(&p.name).join(rel);
-            if let Some(dir) = path.parent() {
-                std::fs::create_dir_all(dir)?;
-            }
-            std::fs::write(&path, text)?;
-            written.push(path);
-        }
-    }
-    Ok(written)
 }
 
 #[cfg(test)]

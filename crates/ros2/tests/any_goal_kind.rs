@@ -1,16 +1,15 @@
 //! A goal kind added to a controller reaches it over ROS 2 with no change to the
-//! transport: the test declares a kind of its own (`probe_msgs/Probe`, one field of each
-//! type), a controller that takes it, binds it as `skipper run` does and serves the robot
-//! with `skipper_ros2::link`; a ROS 2 action client of the kind's run-time type sends
-//! goals: feedback and result come back field by field, a goal out of bounds is
+//! transport: the test takes `skipper_goals::probe`'s kind (`probe_msgs/Probe`, one field
+//! of each type) and its controller, binds them as `skipper run` does and serves the
+//! robot with `skipper_ros2::link`; a ROS 2 action client of the kind's run-time type
+//! sends goals: feedback and result come back field by field, a goal out of bounds is
 //! rejected, a cancel stops a goal. Runs in a network namespace of its own.
 
 mod common;
 
-use skipper_core::goals::{
-    Field, FieldType, GoalId, GoalKind, GoalReport, GoalStart, Goals, Record,
-};
-use skipper_core::{Controller, ControllerError, Cycle, RunConfig, Runner, Status};
+use skipper_core::goals::Record;
+use skipper_core::{RunConfig, Runner};
+use skipper_goals::probe::{Prober, PROBE};
 use skipper_goals::BindOptions;
 use skipper_ros2::action::GoalStatusEnum;
 use skipper_ros2::args::RosArgs;
@@ -20,87 +19,6 @@ use skipper_ros2::link::{Robot, Ros2Link};
 use skipper_ros2::node::{Discovery, NodeConfig, Ros2Node};
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
-
-/// The kind the test adds: count to `steps`, then answer with the label.
-static PROBE: GoalKind = GoalKind {
-    name: "probe",
-    type_name: "probe_msgs/Probe",
-    doc: "count cycles, then answer",
-    goal: &[
-        Field::new(
-            "steps",
-            FieldType::Int,
-            "cycles to count (negative: forever)",
-        ),
-        Field::new("label", FieldType::Text, "what to answer"),
-        Field::new("loud", FieldType::Bool, "answer in capitals"),
-        Field::new("scale", FieldType::Float, "a factor"),
-    ],
-    result: &[
-        Field::new("answer", FieldType::Text, "the label"),
-        Field::new("counted", FieldType::Int, "cycles counted"),
-    ],
-    feedback: &[Field::new("count", FieldType::Int, "cycles so far")],
-    ended: GoalKind::no_result,
-};
-
-/// A controller that takes `probe` goals.
-#[derive(Default)]
-struct Prober {
-    goal: Option<(i64, String, bool)>,
-    count: i64,
-}
-
-impl Controller for Prober {
-    fn name(&self) -> &str {
-        "prober"
-    }
-    fn step(&mut self, _: &mut Cycle<'_>) -> Result<Status, ControllerError> {
-        if self.goal.is_some() {
-            self.count += 1;
-        }
-        Ok(Status::Running)
-    }
-    fn goals(&mut self) -> Option<&mut dyn Goals> {
-        Some(self)
-    }
-}
-
-impl Goals for Prober {
-    fn kinds(&self) -> Vec<&'static GoalKind> {
-        vec![&PROBE]
-    }
-    fn begin(&mut self, g: GoalStart, _: &mut Cycle<'_>) -> Result<(), String> {
-        let label = g.goal.text("label").to_string();
-        self.goal = Some((g.goal.int("steps"), label, g.goal.flag("loud")));
-        self.count = 0;
-        Ok(())
-    }
-    fn cancel(&mut self, _: &'static GoalKind, _: GoalId, _: &mut Cycle<'_>) -> String {
-        self.goal = None;
-        "stopped counting".into()
-    }
-    fn report(&mut self, _: &'static GoalKind, _: GoalId, out: &mut GoalReport) {
-        let Some((steps, label, loud)) = &self.goal else {
-            return;
-        };
-        out.feedback(Record::defaults(PROBE.feedback).with("count", self.count));
-        if *steps >= 0 && self.count >= *steps {
-            let answer = if *loud {
-                label.to_uppercase()
-            } else {
-                label.clone()
-            };
-            out.succeed(
-                Record::defaults(PROBE.result)
-                    .with("answer", answer)
-                    .with("counted", self.count),
-                "counted",
-            );
-            self.goal = None;
-        }
-    }
-}
 
 fn world() -> skipper_sim::GroundWorld {
     let spec = skipper_sim::parse_world("box 0 0 20 20\nrobot probe1 0 0 0\n", "probe.world", None)

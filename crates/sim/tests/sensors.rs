@@ -8,7 +8,7 @@ use skipper_core::Actuation;
 const BOX: &str = "box 0 0 10 6\nrobot r 0 0 0 analog5=700 digin=0x0f\n";
 
 fn sonar_expected(k: usize) -> f64 {
-    let (x, y, h) = skipper_sim::ground::params::SONAR_RING[k];
+    let (x, y, h) = skipper_core::sensors::pioneer::P3DX_SONARS[k];
     let (x, y, h) = (x / 1000.0, y / 1000.0, h.to_radians());
     let (c, s) = (h.cos(), h.sin());
     // distance from the transducer to each wall along the beam

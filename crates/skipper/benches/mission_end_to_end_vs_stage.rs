@@ -2,7 +2,7 @@
 //! simulated AUV at 5 Hz until the mission completes (about 2 h 40 min of simulated time),
 //! without and with the MCAP run log. Compared with published figures of other simulators:
 //! Stage runs one simple robot about 1000x faster than real time. Targets: 100 000x real
-//! time without and with the run log (issue 19; the summary line divides). Both run in one
+//! time without and with the run log (the summary line divides). Both run in one
 //! process under the same load: docs/missions.md gives the figures and the load.
 
 use criterion::{criterion_group, criterion_main, Criterion};

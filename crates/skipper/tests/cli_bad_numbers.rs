@@ -1,6 +1,6 @@
 //! Numbers on the command line that make no duration (a speed factor of 1e300, a rate of
 //! 1e-300 Hz, ...) are bad input: exit status 2 and a sentence naming the flag, never a
-//! panic (issue 17, crash 1).
+//! panic.
 
 use std::process::Command;
 

@@ -1,5 +1,5 @@
-//! SIGTERM (and SIGHUP) stop every long-running command the way Ctrl-C does (issue 17,
-//! crash 5): `run` and `link serve` finish their log and summary and exit with 128 + 15,
+//! SIGTERM (and SIGHUP) stop every long-running command the way Ctrl-C does:
+//! `run` and `link serve` finish their log and summary and exit with 128 + 15,
 //! `sim serve` closes its P2OS sessions and exits 0, `replay` stops its server and exits
 //! 0. Each test waits for what the command prints or writes once it has started.
 

@@ -1,5 +1,5 @@
-//! `skipper run --ros` against a master whose parameters no duration can hold (issue 17,
-//! crashes 2 and 3): `actionlib_status_frequency = 1e-300` and
+//! `skipper run --ros` against a master whose parameters no duration can hold:
+//! `actionlib_status_frequency = 1e-300` and
 //! `/robot1/goto/status_list_timeout = 1e300` are clamped with a warning, and the run
 //! goes to its time limit (exit 0) instead of panicking.
 

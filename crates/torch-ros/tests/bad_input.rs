@@ -1,4 +1,4 @@
-//! What a script passes that no wait or array can be (issue 17's classes): NaN, negative
+//! What a script passes that no wait or array can be: NaN, negative
 //! or huge seconds, and a table whose length (`#t`, a border) is 2^30 with 33 keys. The
 //! script gets a Lua error it can catch, never a panic or an abort of the host. Before
 //! the fixes, `sub:read(0/0)` panicked in `Duration::from_secs_f64`, and publishing the

@@ -1,9 +1,10 @@
-//! The Pioneer 3-DX's numbers: body, motion limits, sonar ring, laser, gripper.
+//! The Pioneer 3-DX's numbers: body, motion limits, laser, gripper (its sonar ring is
+//! [`skipper_core::sensors::pioneer`]'s).
 //!
 //! From ARIA's parameter file for the P3-DX (`p3dx.p`) and the P2OS firmware defaults.
 
 /// Radius used for collision checks (m).
-pub const RADIUS: f64 = 0.250;
+pub const RADIUS: f64 = skipper_core::sensors::pioneer::BODY_RADIUS;
 /// From the centre of rotation to the front (m).
 pub const LENGTH_FRONT: f64 = 0.210;
 /// From the centre of rotation to the rear (m).
@@ -27,46 +28,7 @@ pub const ROT_ACCEL_DEG: f64 = 100.0;
 /// Encoder ticks per millimetre of wheel travel.
 pub const TICKS_PER_MM: f64 = 128.0;
 /// Number of sonars.
-pub const SONARS: usize = 16;
-/// Sonar transducers: x, y (mm, x forward, y left) and heading (deg).
-pub const SONAR_RING: [(f64, f64, f64); SONARS] = [
-    (69.0, 136.0, 90.0),
-    (114.0, 119.0, 50.0),
-    (148.0, 78.0, 30.0),
-    (166.0, 27.0, 10.0),
-    (166.0, -27.0, -10.0),
-    (148.0, -78.0, -30.0),
-    (114.0, -119.0, -50.0),
-    (69.0, -136.0, -90.0),
-    (-157.0, -136.0, -90.0),
-    (-203.0, -119.0, -130.0),
-    (-237.0, -78.0, -150.0),
-    (-255.0, -27.0, -170.0),
-    (-255.0, 27.0, 170.0),
-    (-237.0, 78.0, 150.0),
-    (-203.0, 119.0, 130.0),
-    (-157.0, 136.0, 90.0),
-];
-/// The Pioneer 3-AT's sonar transducers (ARIA's `params/p3at.p`): x, y (mm) and
-/// heading (deg), as [`SONAR_RING`].
-pub const P3AT_SONAR_RING: [(f64, f64, f64); SONARS] = [
-    (147.0, 136.0, 90.0),
-    (193.0, 119.0, 50.0),
-    (227.0, 79.0, 30.0),
-    (245.0, 27.0, 10.0),
-    (245.0, -27.0, -10.0),
-    (227.0, -79.0, -30.0),
-    (193.0, -119.0, -50.0),
-    (147.0, -136.0, -90.0),
-    (-144.0, -136.0, -90.0),
-    (-189.0, -119.0, -130.0),
-    (-223.0, -79.0, -150.0),
-    (-241.0, -27.0, -170.0),
-    (-241.0, 27.0, 170.0),
-    (-223.0, 79.0, 150.0),
-    (-189.0, 119.0, 130.0),
-    (-144.0, 136.0, 90.0),
-];
+pub const SONARS: usize = skipper_core::sensors::pioneer::P3DX_SONARS.len();
 /// The Pioneer 3-AT's laser sits this far ahead of the centre (m; `params/p3at.p`).
 pub const P3AT_LASER_X: f64 = 0.160;
 /// Laser beams: from -90° at 1° per beam.

@@ -6,7 +6,7 @@
 
 use super::params;
 use crate::spec::Settings;
-use skipper_core::sensors::{LaserGeometry, SensorGeometry, SonarGeometry};
+use skipper_core::sensors::{pioneer, LaserGeometry, SensorGeometry, SonarGeometry};
 
 /// The opening of a Pioneer sonar's cone (deg).
 const SONAR_CONE_DEG: f64 = 30.0;
@@ -26,8 +26,8 @@ pub fn pioneer(has_laser: bool, settings: &Settings) -> SensorGeometry {
 /// others.
 pub fn of_model(model: &str, has_laser: bool, settings: &Settings) -> SensorGeometry {
     let (ring, laser_x) = match model {
-        "p3at" | "p3at-sh" => (&params::P3AT_SONAR_RING, params::P3AT_LASER_X),
-        _ => (&params::SONAR_RING, params::LASER_X),
+        "p3at" | "p3at-sh" => (&pioneer::P3AT_SONARS, params::P3AT_LASER_X),
+        _ => (&pioneer::P3DX_SONARS, params::LASER_X),
     };
     SensorGeometry {
         laser: has_laser.then(|| LaserGeometry {

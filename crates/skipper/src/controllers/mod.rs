@@ -147,7 +147,13 @@ impl ControllerChoice {
     pub fn build(&self, world: &dyn World, seed: u64) -> Result<Assignments, Failure> {
         match self {
             ControllerChoice::Wander => Ok((0..world.len())
-                .map(|i| (i, Box::new(Wander::new()) as Box<dyn Controller>))
+                .filter_map(|i| Some((i, world.vehicle(i)?.sensors())))
+                .map(|(i, sensors)| {
+                    (
+                        i,
+                        Box::new(Wander::for_sensors(&sensors)) as Box<dyn Controller>,
+                    )
+                })
                 .collect()),
             ControllerChoice::Mission(p, m) => {
                 let auv = (0..world.len()).find(|&i| {
