@@ -4,16 +4,59 @@
 //! robot's controller declares, attaches in one step before the run and finishes in one
 //! step after it. A new transport is one crate and one line in [`from_args`].
 
-use crate::commands::run::RunArgs;
+// doc comments here are `--help` text: `/<robot>/goto` is a placeholder, not HTML
+#![allow(rustdoc::invalid_html_tags)]
+
 use crate::exit::Failure;
 use skipper_core::{RunReport, Runner};
 use skipper_goals::{BindOptions, Endpoint, Transport, TransportError};
 use skipper_ros1::TimeSource;
 use std::net::{IpAddr, SocketAddr};
 
+/// `skipper run`'s options that choose its transports.
+#[derive(Debug, Clone, clap::Args)]
+pub struct TransportArgs {
+    /// Serve the live dashboard on this address (default 127.0.0.1:8088); the run is then
+    /// paced by the wall clock (--speed sets the factor) and goes on until --until or Ctrl-C.
+    #[arg(long, value_name = "ADDR", num_args = 0..=1, default_missing_value = DASHBOARD_ADDR)]
+    pub serve: Option<std::net::SocketAddr>,
+    /// Let --serve listen on an address other machines can reach; every request then needs
+    /// the token printed at start.
+    #[arg(long, requires = "serve")]
+    pub allow_remote: bool,
+    /// Join ROS 1: the master URI, or nothing for ROS_MASTER_URI (default
+    /// http://127.0.0.1:11311). Each robot (and the AUV of a mission) then hosts an action
+    /// server for every goal kind its controller takes: /<robot>/goto (skipper_msgs/Goto)
+    /// always, /<robot>/run_option (skipper_msgs/RunOption) with an XABSL agent,
+    /// /<auv>/run_mission (skipper_msgs/RunMission) with a mission; publishes
+    /// /<robot>/pose and /<robot>/odom and obeys /<robot>/cmd_vel. The run is paced by the
+    /// wall clock and goes on until --until or Ctrl-C.
+    #[arg(long, value_name = "MASTER_URI", num_args = 0..=1, default_missing_value = "")]
+    pub ros: Option<String>,
+    /// With --ros or ros1: robots: listen on this address instead of 127.0.0.1 (prints a
+    /// warning: anyone who reaches it can drive the robots). For 0.0.0.0 set ROS_IP or ROS_HOSTNAME to the
+    /// address peers reach this machine by.
+    #[arg(long, value_name = "ADDR")]
+    pub ros_host: Option<std::net::IpAddr>,
+    /// Join ROS 2 (domain ROS_DOMAIN_ID, peers on this machine only): each robot gets
+    /// /<robot>/odom, pose, scan, sonar, battery, cmd_vel, goal_pose and its goal kinds
+    /// as actions (goto, run_option, run_mission); the node publishes /tf, /tf_static,
+    /// /clock and /rosout. See docs/ros2.md.
+    #[arg(long, conflicts_with = "ros")]
+    pub ros2: bool,
+    /// With --ros2 or ros2: robots: discover peers on the network of this local address
+    /// too (0.0.0.0: every interface); prints a warning, anyone on it can drive the robots.
+    #[arg(long, value_name = "ADDR")]
+    pub ros2_host: Option<std::net::IpAddr>,
+    /// With --ros2, last: ROS 2 arguments (-r __node:=NAME -r __ns:=/NS -r FROM:=TO -p
+    /// NAME:=VALUE).
+    #[arg(long = "ros-args", requires = "ros2", num_args = 0.., allow_hyphen_values = true, value_name = "ARG")]
+    pub ros_args: Vec<String>,
+}
+
 /// The transports `skipper run`'s options ask for (settings checked, nothing started);
 /// the robots of a real vehicle get wall-clock stamps.
-pub fn from_args(a: &RunArgs, real_robot: bool) -> Result<Vec<Box<dyn Transport>>, Failure> {
+pub fn from_args(a: &TransportArgs, real_robot: bool) -> Result<Vec<Box<dyn Transport>>, Failure> {
     let time = if real_robot {
         TimeSource::Wall
     } else {

@@ -6,8 +6,6 @@
 //! and finish. Every robot that has a controller takes goals from the transports asked
 //! for (the dashboard's click-to-goto, ROS 1, ROS 2), whatever engine or vehicle it is:
 //! each binds the goal kinds the controller declares.
-// doc comments here are `--help` text: `/<robot>/goto` is a placeholder, not HTML
-#![allow(rustdoc::invalid_html_tags)]
 
 use super::session::{self, ClockArgs, OutputArgs, Outputs, WorldArgs};
 use crate::controllers::{Assignments, ControllerChoice};
@@ -88,49 +86,15 @@ pub struct RunArgs {
     /// the outcome `timeout` (default: MissionTimeout in the Control.cfg beside it, else 24h).
     #[arg(long, value_parser = skipper_core::time::parse_duration, value_name = "DURATION")]
     pub mission_timeout: Option<Duration>,
-    /// Serve the live dashboard on this address (default 127.0.0.1:8088); the run is then
-    /// paced by the wall clock (--speed sets the factor) and goes on until --until or Ctrl-C.
-    #[arg(long, value_name = "ADDR", num_args = 0..=1, default_missing_value = crate::transports::DASHBOARD_ADDR)]
-    pub serve: Option<std::net::SocketAddr>,
-    /// Let --serve listen on an address other machines can reach; every request then needs
-    /// the token printed at start.
-    #[arg(long, requires = "serve")]
-    pub allow_remote: bool,
-    /// Join ROS 1: the master URI, or nothing for ROS_MASTER_URI (default
-    /// http://127.0.0.1:11311). Each robot (and the AUV of a mission) then hosts an action
-    /// server for every goal kind its controller takes: /<robot>/goto (skipper_msgs/Goto)
-    /// always, /<robot>/run_option (skipper_msgs/RunOption) with an XABSL agent,
-    /// /<auv>/run_mission (skipper_msgs/RunMission) with a mission; publishes
-    /// /<robot>/pose and /<robot>/odom and obeys /<robot>/cmd_vel. The run is paced by the
-    /// wall clock and goes on until --until or Ctrl-C.
-    #[arg(long, value_name = "MASTER_URI", num_args = 0..=1, default_missing_value = "")]
-    pub ros: Option<String>,
-    /// With --ros or ros1: robots: listen on this address instead of 127.0.0.1 (prints a
-    /// warning: anyone who reaches it can drive the robots). For 0.0.0.0 set ROS_IP or ROS_HOSTNAME to the
-    /// address peers reach this machine by.
-    #[arg(long, value_name = "ADDR")]
-    pub ros_host: Option<std::net::IpAddr>,
-    /// Join ROS 2 (domain ROS_DOMAIN_ID, peers on this machine only): each robot gets
-    /// /<robot>/odom, pose, scan, sonar, battery, cmd_vel, goal_pose and its goal kinds
-    /// as actions (goto, run_option, run_mission); the node publishes /tf, /tf_static,
-    /// /clock and /rosout. See docs/ros2.md.
-    #[arg(long, conflicts_with = "ros")]
-    pub ros2: bool,
-    /// With --ros2 or ros2: robots: discover peers on the network of this local address
-    /// too (0.0.0.0: every interface); prints a warning, anyone on it can drive the robots.
-    #[arg(long, value_name = "ADDR")]
-    pub ros2_host: Option<std::net::IpAddr>,
-    /// With --ros2, last: ROS 2 arguments (-r __node:=NAME -r __ns:=/NS -r FROM:=TO -p
-    /// NAME:=VALUE).
-    #[arg(long = "ros-args", requires = "ros2", num_args = 0.., allow_hyphen_values = true, value_name = "ARG")]
-    pub ros_args: Vec<String>,
+    #[command(flatten)]
+    pub transports: transports::TransportArgs,
 }
 
 /// Run it; returns the exit status.
 pub fn run(args: RunArgs) -> Result<u8, Failure> {
     let choice = ControllerChoice::parse(args.controller.as_deref())?.with_soar(&args.soar)?;
     let real_robot = !matches!(args.world.vehicle(), VehicleChoice::Sim);
-    let mut transports = transports::from_args(&args, real_robot)?;
+    let mut transports = transports::from_args(&args.transports, real_robot)?;
     let reach = reach(&args)?;
     let world = build_vehicles(&choice, &args.world, &reach)?;
     let controllers = choice.controllers(&*world, args.world.seed, args.mission_timeout)?;
@@ -164,19 +128,20 @@ fn reach(args: &RunArgs) -> Result<vehicles::Reach, Failure> {
             _ => false,
         })
     };
-    if args.ros2_host.is_some() && !args.ros2 && !has(true) {
+    let t = &args.transports;
+    if t.ros2_host.is_some() && !t.ros2 && !has(true) {
         return Err(Failure::bad_input(
             "--ros2-host is for --ros2 or a --vehicle ros2:/NAMESPACE",
         ));
     }
-    if args.ros_host.is_some() && args.ros.is_none() && !has(false) {
+    if t.ros_host.is_some() && t.ros.is_none() && !has(false) {
         return Err(Failure::bad_input(
             "--ros-host is for --ros or a --vehicle ros1:/NAMESPACE",
         ));
     }
     Ok(vehicles::Reach {
-        ros2_host: args.ros2_host,
-        ros1_host: args.ros_host,
+        ros2_host: t.ros2_host,
+        ros1_host: t.ros_host,
     })
 }
 
