@@ -124,9 +124,9 @@ def ground(node):
     check("odom: one message per 0.1 s of simulated time (10 Hz)", steps == {0.1}, steps)
     check("pose: geometry_msgs/PoseStamped in robot1/odom", m["/robot1/pose"][-1].header.frame_id == "robot1/odom")
     scan = m["/robot1/scan"][-1]
-    check("scan: sensor_msgs/LaserScan, 180 beams from -90 deg, frame robot1/laser",
+    check("scan: sensor_msgs/LaserScan, 180 beams from -90 deg to +89 deg, frame robot1/laser",
           len(scan.ranges) == 180 and abs(scan.angle_min + math.pi / 2) < 1e-6
-          and abs(scan.angle_max - math.pi / 2) < 1e-5 and scan.header.frame_id == "robot1/laser",
+          and abs(scan.angle_max - math.radians(89)) < 1e-5 and scan.header.frame_id == "robot1/laser",
           (len(scan.ranges), scan.angle_min, scan.angle_max, scan.header.frame_id))
     frames = {r.header.frame_id for r in m["/robot1/sonar"]}
     check("sonar: sensor_msgs/Range ULTRASOUND from 16 transducers robot1/sonar_0..15",

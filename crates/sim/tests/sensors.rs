@@ -50,6 +50,37 @@ fn laser_ranges_match_the_geometry() {
 }
 
 #[test]
+fn every_beam_reads_where_the_declared_geometry_points_it() {
+    use skipper_core::World;
+    let b = Bench::new(world(BOX));
+    let g = b
+        .world
+        .vehicle(0)
+        .unwrap()
+        .sensors()
+        .laser
+        .expect("a laser");
+    for k in 0..180 {
+        // from the mount (g.x, 0) along the beam's direction to the first wall of the box
+        let (c, s) = {
+            let a = g.angle_min + k as f64 * g.angle_increment;
+            (a.cos(), a.sin())
+        };
+        let mut expected = f64::INFINITY;
+        for (n, wall) in [(c, 5.0 - g.x), (-c, 5.0 + g.x), (s, 3.0), (-s, 3.0)] {
+            if n > 1e-9 {
+                expected = expected.min(wall / n);
+            }
+        }
+        let got = b.f(&format!("laser.{k}"));
+        assert!(
+            (got - expected).abs() < 1e-9,
+            "beam {k}: {got} m, the geometry says {expected} m"
+        );
+    }
+}
+
+#[test]
 fn a_free_beam_reads_its_maximum_range() {
     let b = Bench::new(world("box 0 0 40 40\nrobot r 0 0 0\n"));
     assert_eq!(b.f("sonar.3"), 5.0);

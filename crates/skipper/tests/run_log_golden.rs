@@ -48,7 +48,7 @@ fn the_demo_the_spec_mission_and_an_xabsl_run_write_what_they_wrote_before() {
             d,
             "demo.mcap"
         ),
-        "83e7fabc4bd70495eb4e5195acdd27d8",
+        "202d6c8b968bc2d7860ea8eaefbb1dbb",
         "the README's demo"
     );
     assert_eq!(
@@ -71,7 +71,7 @@ fn the_demo_the_spec_mission_and_an_xabsl_run_write_what_they_wrote_before() {
             d,
             "xabsl.mcap"
         ),
-        "d4a387e317d6fdd0d38ee2d284ea3064",
+        "c782aa9c1b6ac864fbf1c91bc29c7696",
         "the soccer agent"
     );
 }

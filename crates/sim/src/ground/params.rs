@@ -35,6 +35,8 @@ pub const P3AT_LASER_X: f64 = 0.160;
 pub const LASER_BEAMS: usize = 180;
 /// Angle of the first laser beam (deg).
 pub const LASER_FIRST_DEG: f64 = -90.0;
+/// Between laser beams (deg).
+pub const LASER_STEP_DEG: f64 = 1.0;
 /// The laser sits this far ahead of the centre (m).
 pub const LASER_X: f64 = 0.018;
 /// Bumper segments per bumper ring.

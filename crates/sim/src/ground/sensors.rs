@@ -33,7 +33,8 @@ pub fn of_model(model: &str, has_laser: bool, settings: &Settings) -> SensorGeom
         laser: has_laser.then(|| LaserGeometry {
             x: laser_x,
             angle_min: params::LASER_FIRST_DEG.to_radians(),
-            angle_increment: std::f64::consts::PI / (params::LASER_BEAMS as f64 - 1.0),
+            // beam k at -90 + k degrees, as the world casts them: the last at +89°
+            angle_increment: params::LASER_STEP_DEG.to_radians(),
             range_min: LASER_MIN_RANGE,
             range_max: settings.laser_range,
         }),

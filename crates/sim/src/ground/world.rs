@@ -116,7 +116,11 @@ impl GroundWorld {
             })
             .collect();
         let laser_dirs = (0..params::LASER_BEAMS)
-            .map(|k| Vec2::from_angle((params::LASER_FIRST_DEG + k as f64).to_radians()))
+            .map(|k| {
+                Vec2::from_angle(
+                    (params::LASER_FIRST_DEG + k as f64 * params::LASER_STEP_DEG).to_radians(),
+                )
+            })
             .collect();
         let mut w = Self {
             name: spec.name.clone(),
