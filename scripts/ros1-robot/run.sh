@@ -92,6 +92,7 @@ echo "== 2. served again with --ros: a goto goal from actionlib, the robot's own
 robot goto --ns /g
 "$SKIPPER_BIN" run examples/xabsl/goals/agents.xabsl --vehicle ros1:/g --ros --no-log >"$tmp/served.out" 2>"$tmp/served.err" &
 served=$!
+pids+=("$served")
 timeout 120 $ROS_PY $here/client.py geometry g_skipper 241 -120 1 0.15 >"$tmp/geometry.out" 2>&1 \
   || fail "served geometry: $(cat "$tmp/geometry.out")"
 cat "$tmp/geometry.out"; passed=$((passed + 1))
@@ -124,6 +125,7 @@ for sig in INT TERM; do
   robot "sig$sig" --ns "/c$sig"
   "$SKIPPER_BIN" run $agents/cruise.xabsl --vehicle "ros1:/c$sig" --no-log >"$tmp/run$sig.out" 2>"$tmp/run$sig.err" &
   pid=$!
+  pids+=("$pid")
   wait_text '"cmd": [0.15, 0.5]' "$tmp/sig$sig.jsonl"
   kill "-$sig" "$pid"
   rc=0; wait "$pid" || rc=$?
@@ -139,10 +141,11 @@ if want 5; then
 echo "== 5. Skipper drives Skipper"
 "$SKIPPER_BIN" run examples/xabsl/goals/agents.xabsl --ros --no-log >"$tmp/sim.out" 2>"$tmp/sim.err" &
 sim=$!
+pids+=("$sim")
 wait_text "ROS: node /skipper" "$tmp/sim.err"
 rc=$(skipper driver $agents/reach.xabsl --vehicle ros1:/robot1 --no-log)
 [ "$rc" = 0 ] || fail "driving the simulated robot: exit $rc $(cat "$tmp/driver.err")"
-grep -q "robot1_skipper is the robot at /robot1: odom, scan 180 beams from -90.0° by 1.01° (laser 0.02 m ahead), 16 range sensors, battery" "$tmp/driver.err" \
+grep -q "robot1_skipper is the robot at /robot1: odom, scan 180 beams from -90.0° by 1.00° (laser 0.02 m ahead), 16 range sensors, battery" "$tmp/driver.err" \
   || fail "the simulated robot as found: $(cat "$tmp/driver.err")"
 ok "the simulated Pioneer as found over ROS 1: its laser, 16 sonars (from /tf_static) and battery"
 timeout 60 $ROS_PY $here/client.py odom /robot1/odom >"$tmp/end_driven.out" || fail "odom of the driven robot"
@@ -211,7 +214,8 @@ if want 9; then
 echo "== 9. each vehicle publishes its own geometry"
 "$SKIPPER_BIN" run examples/xabsl/goals/agents.xabsl --ros --no-log >"$tmp/simgeo.out" 2>"$tmp/simgeo.err" &
 sim=$!
-timeout 120 $ROS_PY $here/client.py geometry robot1 180 -90 1.0056 0.018 >"$tmp/simgeo.check" 2>&1 \
+pids+=("$sim")
+timeout 120 $ROS_PY $here/client.py geometry robot1 180 -90 1.0 0.018 >"$tmp/simgeo.check" 2>&1 \
   || fail "the simulator's geometry: $(cat "$tmp/simgeo.check")"
 timeout 120 $ROS_PY $here/client.py sonars robot1 16 3 0.166 0.027 >>"$tmp/simgeo.check" 2>&1 \
   || fail "the simulator's sonars: $(cat "$tmp/simgeo.check")"
@@ -224,6 +228,7 @@ wait_text "(p3at) on" "$tmp/p3at.out"
 addr=$(sed -n 's/^robot1 (p3at) on //p' "$tmp/p3at.out" | head -1)
 "$SKIPPER_BIN" run --vehicle "p2os://$addr" --ros --no-log >"$tmp/p2os.out" 2>"$tmp/p2os.err" &
 p2os=$!
+pids+=("$p2os")
 timeout 120 $ROS_PY $here/client.py sonars robot1 16 3 0.245 0.027 >"$tmp/p3at.check" 2>&1 \
   || fail "the P3-AT's sonars: $(cat "$tmp/p3at.check")"
 sed 's/^ok   /ok   a P2OS P3-AT: /' "$tmp/p3at.check"; passed=$((passed + 1))

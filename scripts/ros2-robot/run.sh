@@ -146,7 +146,7 @@ sim=$!
 wait_text "ROS 2: node /skipper" "$tmp/sim.err"
 rc=$(skipper "$tag-7" driver $agents/reach.xabsl --vehicle ros2:/robot1 --no-log)
 [ "$rc" = 0 ] || fail "driving the simulated robot: exit $rc $(cat "$tmp/driver.err")"
-grep -q "robot1_skipper is the robot at /robot1: odom, scan 180 beams from -90.0° by 1.01° (laser 0.02 m ahead), 16 range sensors, battery" "$tmp/driver.err" \
+grep -q "robot1_skipper is the robot at /robot1: odom, scan 180 beams from -90.0° by 1.00° (laser 0.02 m ahead), 16 range sensors, battery" "$tmp/driver.err" \
   || fail "the simulated robot as found: $(cat "$tmp/driver.err")"
 ok "the simulated Pioneer as found over ROS 2: its laser, 16 sonars (from /tf_static) and battery"
 in_ns "$tag-7" timeout 60 "$py" $here/client.py odom /robot1/odom >"$tmp/end_driven.out" || fail "odom of the driven robot"
@@ -218,7 +218,7 @@ echo "== 9. each vehicle publishes its own geometry"
 netns_up "$tag-9"
 ip netns exec "$tag-9" "$SKIPPER_BIN" run examples/xabsl/goals/agents.xabsl --ros2 --no-log >"$tmp/simgeo.out" 2>"$tmp/simgeo.err" &
 sim=$!
-in_ns "$tag-9" timeout 120 "$py" $here/client.py geometry robot1 180 -90 1.0056 0.018 >"$tmp/simgeo.check" 2>&1 \
+in_ns "$tag-9" timeout 120 "$py" $here/client.py geometry robot1 180 -90 1.0 0.018 >"$tmp/simgeo.check" 2>&1 \
   || fail "the simulator's geometry: $(cat "$tmp/simgeo.check")"
 in_ns "$tag-9" timeout 120 "$py" $here/client.py sonars robot1 16 3 0.166 0.027 >>"$tmp/simgeo.check" 2>&1 \
   || fail "the simulator's sonars: $(cat "$tmp/simgeo.check")"
