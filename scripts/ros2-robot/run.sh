@@ -143,7 +143,7 @@ echo "== 5. Skipper drives Skipper"
 netns_up "$tag-7"
 ip netns exec "$tag-7" "$SKIPPER_BIN" run examples/xabsl/goals/agents.xabsl --ros2 --no-log >"$tmp/sim.out" 2>"$tmp/sim.err" &
 sim=$!
-wait_text "ROS 2: node /skipper" "$tmp/sim.err"
+wait_text "ROS 2: serving 1 robot" "$tmp/sim.err"
 rc=$(skipper "$tag-7" driver $agents/reach.xabsl --vehicle ros2:/robot1 --no-log)
 [ "$rc" = 0 ] || fail "driving the simulated robot: exit $rc $(cat "$tmp/driver.err")"
 grep -q "robot1_skipper is the robot at /robot1: odom, scan 180 beams from -90.0° by 1.00° (laser 0.02 m ahead), 16 range sensors, battery" "$tmp/driver.err" \

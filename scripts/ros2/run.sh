@@ -147,6 +147,11 @@ done
 for h in 1 2 3; do
   skipper_in "$tag-h$h" "fleet$h" --ros2 --ros2-host "192.0.2.$h" --robots 5 --no-log --ros-args -r "__ns:=/host$h"
 done
+# the client starts once every host serves its robots (a hang guard of 60 s)
+for h in 1 2 3; do
+  for _ in $(seq 600); do grep -qs "ROS 2: serving 5 robots" "$tmp/fleet$h.log" && break; sleep 0.1; done
+  grep -qs "ROS 2: serving 5 robots" "$tmp/fleet$h.log" || fail "host $h serves no robots after 60 s"
+done
 ROS_AUTOMATIC_DISCOVERY_RANGE=SUBNET rclpy_checks "$tag-h4" fleet fleet 3 5
 for h in 1 2 3; do
   grep -q "warning: the ROS 2 node /host$h/skipper discovers peers on the networks of 192.0.2.$h" "$tmp/fleet$h.log" \

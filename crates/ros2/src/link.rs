@@ -221,6 +221,10 @@ impl Ros2Link {
         }
         let io = IoLoop::start(std::mem::take(&mut self.handlers))?;
         self.log.info(&format!("serving {} robots", bound.len()));
+        // every robot's topics and actions exist now: a client started after this line
+        // finds them all
+        let n = bound.len();
+        eprintln!("ROS 2: serving {n} robot{}", if n == 1 { "" } else { "s" });
         Ok(Box::new(Ros2Observer {
             io: Some(io),
             robots: bound,
