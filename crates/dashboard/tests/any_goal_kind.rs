@@ -8,10 +8,8 @@
 //! `cancel` of the kind stops a goal.
 
 use serde_json::{json, Value};
-use skipper_core::{RunConfig, Runner};
 use skipper_dashboard::{LiveTransport, ServeOptions};
-use skipper_goals::probe::Prober;
-use skipper_goals::{BindOptions, Transport};
+use skipper_goals::{probe, Transport};
 use std::io::{Read, Write};
 use std::net::{SocketAddr, TcpStream};
 use std::time::{Duration, Instant};
@@ -81,23 +79,7 @@ fn send(addr: SocketAddr, fields: Value) -> u64 {
 
 #[test]
 fn a_kind_added_to_a_controller_is_served_by_the_dashboard() {
-    let world = world();
-    let bound = skipper_goals::bind(
-        &world,
-        0,
-        Some(Box::new(Prober::default())),
-        BindOptions::default(),
-    );
-    let endpoint = bound.endpoint(&world, 0);
-    let mut runner = Runner::new(
-        Box::new(world),
-        RunConfig {
-            until: Some(Duration::from_secs(600)),
-            realtime: true,
-            ..Default::default()
-        },
-    );
-    runner.set_controller(0, bound.controller);
+    let (mut runner, endpoint) = probe::served(world());
     let options = ServeOptions::new("127.0.0.1:0".parse().unwrap(), false).unwrap();
     let mut live = LiveTransport::new(options);
     live.attach(&mut runner, &[endpoint])

@@ -6,7 +6,33 @@
 use skipper_core::goals::{
     Field, FieldType, GoalId, GoalKind, GoalReport, GoalStart, Goals, Record,
 };
-use skipper_core::{Controller, ControllerError, Cycle, Status};
+use skipper_core::{Controller, ControllerError, Cycle, RunConfig, Runner, Status, World};
+use std::time::Duration;
+
+use crate::{BindOptions, Endpoint};
+
+/// Robot 0 of `world` driven by a [`Prober`], its goals served through the goal runner
+/// ([`crate::bind()`]), in a runner paced by the wall clock for at most ten minutes (a hang
+/// guard): the runner and the endpoint a transport under test attaches to.
+pub fn served(world: impl World + 'static) -> (Runner, Endpoint) {
+    let bound = crate::bind(
+        &world,
+        0,
+        Some(Box::new(Prober::default())),
+        BindOptions::default(),
+    );
+    let endpoint = bound.endpoint(&world, 0);
+    let mut runner = Runner::new(
+        Box::new(world),
+        RunConfig {
+            until: Some(Duration::from_secs(600)),
+            realtime: true,
+            ..Default::default()
+        },
+    );
+    runner.set_controller(0, bound.controller);
+    (runner, endpoint)
+}
 
 /// The probe kind: count `steps` cycles, then answer with the label (in capitals when
 /// `loud`).

@@ -8,9 +8,8 @@
 
 use skipper_actionlib::ros1::ActionClientBinding;
 use skipper_actionlib::{ActionClient, SimpleActionClient, StatusCode, SystemClock};
-use skipper_core::{RunConfig, Runner};
-use skipper_goals::probe::{Prober, PROBE};
-use skipper_goals::{BindOptions, Transport};
+use skipper_goals::probe::{self, PROBE};
+use skipper_goals::Transport;
 use skipper_ros1::{Ros1Transport, TimeSource};
 use skipper_ros1_wire::msg::dynamic::{DynMessage, Value};
 use skipper_ros1_wire::testing::FakeMaster;
@@ -78,23 +77,7 @@ fn goal(
 #[test]
 fn a_kind_added_to_a_controller_is_served_over_ros1() {
     let master = FakeMaster::start().expect("a master on loopback");
-    let world = world();
-    let bound = skipper_goals::bind(
-        &world,
-        0,
-        Some(Box::new(Prober::default())),
-        BindOptions::default(),
-    );
-    let endpoint = bound.endpoint(&world, 0);
-    let mut runner = Runner::new(
-        Box::new(world),
-        RunConfig {
-            until: Some(Duration::from_secs(600)),
-            realtime: true,
-            ..Default::default()
-        },
-    );
-    runner.set_controller(0, bound.controller);
+    let (mut runner, endpoint) = probe::served(world());
     let mut transport: Box<dyn Transport> =
         Box::new(Ros1Transport::new(&master.uri, None, TimeSource::Wall));
     transport
