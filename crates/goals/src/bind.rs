@@ -63,7 +63,9 @@ pub fn bind(
         .unwrap_or_default();
     let inner: Option<Box<dyn Controller>> = if options.goto {
         let pilot: Box<dyn Pilot> = match kind {
-            VehicleKind::Ground => Box::new(GroundPilot::default()),
+            VehicleKind::Ground => Box::new(GroundPilot::for_sensors(
+                &vehicle.map(|v| v.sensors()).unwrap_or_default(),
+            )),
             VehicleKind::Auv => Box::new(AuvPilot::new(origin, limits)),
         };
         Some(Box::new(Goto::new(controller, pilot)))

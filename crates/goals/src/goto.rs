@@ -3,12 +3,12 @@
 //! dashboard's map) and otherwise lets the controller under it drive.
 //!
 //! While a goal is active its [`Pilot`] steers the vehicle there (a ground robot turns
-//! toward the goal, drives, slows near it and goes round what its front sonars see; the
-//! AUV heads for it at cruise speed holding its depth), and the controller under it is
-//! not stepped: it is held, and drives again from the cycle after the goal ends. With no
-//! goal the controller under it drives (or the vehicle stands still if there is none).
-//! A newer goal takes over without stopping; a cancel stops the vehicle. The goals of the
-//! controller under it are offered too, and passed down.
+//! toward the goal, drives, slows near it and goes round what its sonars or laser see
+//! ahead; the AUV heads for it at cruise speed holding its depth), and the controller
+//! under it is not stepped: it is held, and drives again from the cycle after the goal
+//! ends. With no goal the controller under it drives (or the vehicle stands still if
+//! there is none). A newer goal takes over without stopping; a cancel stops the vehicle.
+//! The goals of the controller under it are offered too, and passed down.
 //!
 //! - feedback: the distance left;
 //! - within the tolerance (0, negative or not a number: the pilot's default):

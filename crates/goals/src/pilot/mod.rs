@@ -2,8 +2,9 @@
 //! point, where the vehicle is in the goals' frame, and how it stops.
 //!
 //! [`GroundPilot`] drives a differential-drive robot by velocity, turning on the spot
-//! and going round what its front sonars see; [`AuvPilot`] flies the AUV at cruise speed
-//! holding its depth, around its turning circle.
+//! and going round what its sonars or laser see ahead, read where the vehicle says they
+//! are; [`AuvPilot`] flies the AUV at cruise speed holding its depth, around its
+//! turning circle.
 
 mod auv;
 mod ground;
