@@ -161,12 +161,18 @@ echo "ok   each host warned that it discovers beyond this machine"; total=$((tot
 netns_down
 
 echo "== 6. tutorial 3's advance goal: its controller served over ROS 2 (crates/ros2/examples/ros2_advance.rs)"
-advance="${CARGO_TARGET_DIR:-$root/target}/release/examples/ros2_advance"
-[ -x "$advance" ] || cargo build --release -q -p skipper-ros2 --example ros2_advance
+advance="${EXAMPLES_DIR:-${CARGO_TARGET_DIR:-$root/target}/release/examples}/ros2_advance"
+if [ ! -x "$advance" ]; then
+  cargo build --release -q -p skipper-ros2 --example ros2_advance
+  advance="${CARGO_TARGET_DIR:-$root/target}/release/examples/ros2_advance"
+fi
 "$advance" --interfaces "$tmp/if-advance" >"$tmp/if-advance.out" 2>&1 || fail "ros2_advance --interfaces"
 bash scripts/ros2/build_pkg.sh tutorial_msgs "$tmp/if-advance/tutorial_msgs" "$venv"
 netns_up "$tag-e"
 exec 4> >(in_ns "$tag-e" "$advance" >"$tmp/advance.log" 2>&1)
+# its clients start once its action servers exist (it says so), as the fleet's do
+for _ in $(seq 600); do grep -qs "serves goal kinds" "$tmp/advance.log" && break; sleep 0.1; done
+grep -qs "serves goal kinds" "$tmp/advance.log" || fail "ros2_advance serves nothing after 60 s"
 py_in "$tag-e" advance-types kinds.py types "$tmp/if-advance.out" /r1/advance=tutorial_msgs/action/Advance
 py_in "$tag-e" advance kinds.py advance
 exec 4>&-
