@@ -63,9 +63,17 @@ fn quick() -> ClientOptions {
     }
 }
 
+/// Every command the robot got, once the client's end of the connection is closed: the
+/// robot's thread then reads the end of the stream and leaves, closing the channel.
 fn received(rx: &mpsc::Receiver<(u8, Option<i32>)>) -> Vec<(u8, Option<i32>)> {
-    std::thread::sleep(Duration::from_millis(100));
-    rx.try_iter().collect()
+    let mut got = Vec::new();
+    loop {
+        match rx.recv_timeout(Duration::from_secs(30)) {
+            Ok(c) => got.push(c),
+            Err(mpsc::RecvTimeoutError::Disconnected) => return got,
+            Err(mpsc::RecvTimeoutError::Timeout) => panic!("the robot never saw the end"),
+        }
+    }
 }
 
 #[test]
@@ -83,6 +91,7 @@ fn a_wrong_answer_restarts_at_sync0() {
     let c = Connection::open(&LinkSpec::Tcp(addr), &quick()).unwrap();
     assert_eq!(c.identity.name, "fake");
     assert!(c.config.is_none(), "this robot sends no CONFIGpac");
+    drop(c);
     let got = received(&rx);
     let numbers: Vec<u8> = got.iter().map(|g| g.0).take(5).collect();
     assert_eq!(
