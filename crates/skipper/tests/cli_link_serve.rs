@@ -5,12 +5,15 @@
 //! over, `say` runs espeak-ng (a fake one on PATH), and the run ends when every agent
 //! that came has halted.
 
+mod cli;
+use cli::{skipper, text};
+
 use serde_json::{json, Value};
 use std::collections::BTreeMap;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpStream;
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Output, Stdio};
+use std::process::{Child, Command, Stdio};
 use std::time::Duration;
 
 const TIMEOUT: Duration = Duration::from_secs(60);
@@ -19,10 +22,6 @@ fn world(name: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("../../examples/worlds")
         .join(name)
-}
-
-fn text(b: &[u8]) -> String {
-    String::from_utf8_lossy(b).into_owned()
 }
 
 /// A running `skipper link serve` on a free port.
@@ -589,13 +588,6 @@ fn tell_from_outside_reaches_an_agent() {
     a.halt();
     let (code, err, _) = server.wait();
     assert_eq!(code, Some(0), "{err}");
-}
-
-fn skipper(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_skipper"))
-        .args(args)
-        .output()
-        .expect("run skipper")
 }
 
 #[test]

@@ -1,29 +1,19 @@
 //! `skipper mission check` and `skipper run MISSION.lua` end to end.
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+mod cli;
+use cli::{skipper_in, text};
 
-fn skipper(args: &[&str], dir: &Path) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_skipper"))
-        .args(args)
-        .current_dir(dir)
-        .output()
-        .expect("run skipper")
-}
+use std::path::{Path, PathBuf};
 
 fn missions() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/missions")
-}
-
-fn text(b: &[u8]) -> String {
-    String::from_utf8_lossy(b).into_owned()
 }
 
 #[test]
 fn mission_check_passes_good_missions_and_lists_errors_of_bad_ones() {
     let dir = tempfile::tempdir().unwrap();
     let spec = missions().join("test_mission.lua");
-    let out = skipper(&["mission", "check", spec.to_str().unwrap()], dir.path());
+    let out = skipper_in(&["mission", "check", spec.to_str().unwrap()], dir.path());
     assert!(out.status.success(), "{}", text(&out.stderr));
     assert!(text(&out.stdout).contains("mission `Test Mission` is fine"));
     let bad = dir.path().join("bad.lua");
@@ -32,21 +22,21 @@ fn mission_check_passes_good_missions_and_lists_errors_of_bad_ones() {
         "NAME = \"bad\"\nSTACK = {\n  BEHAVIOR(Guidance.YoYo):SET(Guidance.YoYo.PITCH, Units.METER, 3)\n}\n",
     )
     .unwrap();
-    let out = skipper(&["mission", "check", "bad.lua"], dir.path());
+    let out = skipper_in(&["mission", "check", "bad.lua"], dir.path());
     assert_eq!(out.status.code(), Some(2));
     let err = text(&out.stderr);
     assert!(err.contains("bad.lua:3:"), "{err}");
     assert!(err.contains("dimension mismatch"), "{err}");
     assert!(err.contains("^"), "{err}");
     std::fs::write(&bad, "NAME = \"bad\"\nSTACK = {\n").unwrap();
-    let out = skipper(&["mission", "check", "bad.lua"], dir.path());
+    let out = skipper_in(&["mission", "check", "bad.lua"], dir.path());
     assert_eq!(out.status.code(), Some(2));
     assert!(
         text(&out.stderr).contains("Lua syntax error"),
         "{}",
         text(&out.stderr)
     );
-    let out = skipper(&["run", "bad.lua", "--no-log"], dir.path());
+    let out = skipper_in(&["run", "bad.lua", "--no-log"], dir.path());
     assert_eq!(out.status.code(), Some(2));
     // diagnostics are printed as they are: a warning first is not called an error
     std::fs::write(
@@ -56,7 +46,7 @@ os.exit(1)
 ",
     )
     .unwrap();
-    let out = skipper(&["mission", "check", "bad.lua"], dir.path());
+    let out = skipper_in(&["mission", "check", "bad.lua"], dir.path());
     assert_eq!(out.status.code(), Some(2));
     let err = text(&out.stderr);
     assert!(err.starts_with("bad.lua:1:1: warning: print: nil"), "{err}");
@@ -66,7 +56,7 @@ os.exit(1)
 #[test]
 fn mission_check_has_help_with_an_example() {
     let dir = tempfile::tempdir().unwrap();
-    let out = skipper(&["mission", "check", "--help"], dir.path());
+    let out = skipper_in(&["mission", "check", "--help"], dir.path());
     assert!(out.status.success());
     assert!(text(&out.stdout).contains("Examples:"));
 }
@@ -75,7 +65,7 @@ fn mission_check_has_help_with_an_example() {
 fn running_the_spec_mission_prints_and_writes_the_summary_keys() {
     let dir = tempfile::tempdir().unwrap();
     let spec = missions().join("test_mission.lua");
-    let out = skipper(
+    let out = skipper_in(
         &[
             "run",
             spec.to_str().unwrap(),
@@ -145,7 +135,7 @@ fn a_mission_with_no_speed_anywhere_drives_to_its_waypoint_and_finishes() {
         "NAME = \"No speed\"\nSTACK = {\n  COMMAND(Guidance.Waypoint):SET(Guidance.Waypoint.WAYPOINT, Units.DEGREE(workSite.latitude + 0.009, workSite.longitude));\n}\n",
     )
     .unwrap();
-    let out = skipper(
+    let out = skipper_in(
         &["run", "go.lua", "--no-log", "--summary-json", "s.json"],
         dir.path(),
     );
@@ -166,7 +156,7 @@ fn a_mission_that_never_finishes_stops_at_the_default_mission_timeout() {
         "NAME = \"Never\"\nSTACK = {\n  BEHAVIOR(Guidance.Circle):SET(Guidance.Circle.CENTER, Units.DEGREE(workSite.latitude, workSite.longitude - 0.01));\n}\n",
     )
     .unwrap();
-    let check = skipper(&["mission", "check", "never.lua"], dir.path());
+    let check = skipper_in(&["mission", "check", "never.lua"], dir.path());
     assert!(
         text(&check.stdout).contains("time limit 24h 00m 00.0s (the default mission timeout"),
         "{}",
@@ -178,7 +168,7 @@ fn a_mission_that_never_finishes_stops_at_the_default_mission_timeout() {
         "MissionTimeout = 30 minute;\n",
     )
     .unwrap();
-    let out = skipper(
+    let out = skipper_in(
         &["run", "never.lua", "--no-log", "--summary-json", "s.json"],
         dir.path(),
     );
@@ -202,7 +192,7 @@ fn a_mission_that_never_finishes_stops_at_the_default_mission_timeout() {
         "{}",
         text(&out.stderr)
     );
-    let out = skipper(
+    let out = skipper_in(
         &[
             "run",
             "never.lua",
@@ -227,7 +217,7 @@ fn mission_check_warns_about_an_item_that_can_never_move_the_vehicle() {
         "NAME = \"Still\"\nSTACK = {\n  COMMAND(Guidance.Waypoint):SET(Guidance.Waypoint.WAYPOINT, Units.DEGREE(36.81, -121.9)):SET(Guidance.Waypoint.SPEED, Units.METER_PER_SECOND, 0);\n}\n",
     )
     .unwrap();
-    let out = skipper(&["mission", "check", "still.lua"], dir.path());
+    let out = skipper_in(&["mission", "check", "still.lua"], dir.path());
     assert!(out.status.success());
     let err = text(&out.stderr);
     assert!(

@@ -1,19 +1,11 @@
 //! `skipper sim serve` and `skipper run --vehicle p2os://` end to end, as two processes.
 
+mod cli;
+use cli::{skipper, text};
+
 use std::io::{BufRead, BufReader};
-use std::process::{Child, Command, Output, Stdio};
+use std::process::{Child, Command, Stdio};
 use std::time::Duration;
-
-fn skipper(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_skipper"))
-        .args(args)
-        .output()
-        .expect("run skipper")
-}
-
-fn text(b: &[u8]) -> String {
-    String::from_utf8_lossy(b).into_owned()
-}
 
 /// Kills the server whatever happens.
 struct Server(Child);

@@ -1,28 +1,19 @@
 //! `skipper run` end to end: summaries, exit statuses, run logs, determinism.
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+mod cli;
+use cli::{skipper_in, text};
 
-fn skipper(args: &[&str], dir: &Path) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_skipper"))
-        .args(args)
-        .current_dir(dir)
-        .output()
-        .expect("run skipper")
-}
+use std::path::{Path, PathBuf};
+use std::process::Command;
 
 fn examples() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/worlds")
 }
 
-fn text(b: &[u8]) -> String {
-    String::from_utf8_lossy(b).into_owned()
-}
-
 #[test]
 fn the_demo_runs_to_its_time_limit_and_writes_a_summary() {
     let dir = tempfile::tempdir().unwrap();
-    let out = skipper(
+    let out = skipper_in(
         &[
             "run",
             "--until",
@@ -66,7 +57,7 @@ fn the_demo_runs_to_its_time_limit_and_writes_a_summary() {
 #[test]
 fn the_default_log_goes_to_runs() {
     let dir = tempfile::tempdir().unwrap();
-    let out = skipper(&["run", "--until", "1s"], dir.path());
+    let out = skipper_in(&["run", "--until", "1s"], dir.path());
     assert!(out.status.success(), "{}", text(&out.stderr));
     let logs: Vec<_> = std::fs::read_dir(dir.path().join("runs"))
         .unwrap()
@@ -85,7 +76,7 @@ fn equal_seeds_give_byte_identical_logs() {
     let world = examples().join("office.world");
     let w = world.to_str().unwrap();
     let run = |log: &str, seed: &str| {
-        let out = skipper(
+        let out = skipper_in(
             &[
                 "run", "--world", w, "--robots", "4", "--seed", seed, "--until", "60s", "--log",
                 log,
@@ -109,7 +100,7 @@ fn noise_makes_seeds_matter() {
     )
     .unwrap();
     let run = |log: &str, seed: &str| {
-        let out = skipper(
+        let out = skipper_in(
             &[
                 "run", "--world", "n.world", "--seed", seed, "--until", "20s", "--log", log,
             ],
@@ -129,7 +120,7 @@ fn a_bad_world_exits_2_with_file_line_col_and_a_caret() {
         "box 0 0 10 10\nrobot r 0 zero\n",
     )
     .unwrap();
-    let out = skipper(
+    let out = skipper_in(
         &["run", "--world", "bad.world", "--until", "1s", "--no-log"],
         dir.path(),
     );
@@ -148,7 +139,7 @@ fn a_bad_world_exits_2_with_file_line_col_and_a_caret() {
 fn a_robot_in_a_wall_exits_2() {
     let dir = tempfile::tempdir().unwrap();
     std::fs::write(dir.path().join("w.world"), "box 0 0 10 10\nrobot r 4.9 0\n").unwrap();
-    let out = skipper(&["run", "--world", "w.world", "--no-log"], dir.path());
+    let out = skipper_in(&["run", "--world", "w.world", "--no-log"], dir.path());
     assert_eq!(out.status.code(), Some(2));
     assert!(
         text(&out.stderr).contains("is inside a wall"),
@@ -167,7 +158,7 @@ fn bad_flags_and_unknown_controllers_exit_2() {
         vec!["run", "--rate", "0", "--no-log"],
         vec!["run", "--world", "missing.world", "--no-log"],
     ] {
-        let out = skipper(&args, dir.path());
+        let out = skipper_in(&args, dir.path());
         assert_eq!(
             out.status.code(),
             Some(2),
@@ -191,7 +182,7 @@ fn a_file_that_cannot_be_read_is_one_error_naming_it() {
         vec!["mission", "check", "missing.lua"],
         vec!["report", "missing.mcap"],
     ] {
-        let out = skipper(&args, dir.path());
+        let out = skipper_in(&args, dir.path());
         let err = text(&out.stderr);
         assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
         assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
@@ -206,8 +197,8 @@ fn a_file_that_cannot_be_read_is_one_error_naming_it() {
 #[test]
 fn agents_that_do_not_compile_are_their_diagnostics_and_a_count() {
     let dir = tempfile::tempdir().unwrap();
-    let run = skipper(&["run", "missing.xabsl", "--no-log"], dir.path());
-    let check = skipper(&["xabsl", "check", "missing.xabsl"], dir.path());
+    let run = skipper_in(&["run", "missing.xabsl", "--no-log"], dir.path());
+    let check = skipper_in(&["xabsl", "check", "missing.xabsl"], dir.path());
     let (r, c) = (text(&run.stderr), text(&check.stderr));
     assert_eq!(run.status.code(), Some(2), "{r}");
     let lines: Vec<&str> = r.lines().collect();
@@ -247,7 +238,7 @@ fn without_a_master_ros_commands_say_there_is_none() {
 fn a_map_file_runs_directly() {
     let dir = tempfile::tempdir().unwrap();
     let map = examples().join("lab.map");
-    let out = skipper(
+    let out = skipper_in(
         &[
             "run",
             "--world",
@@ -271,7 +262,7 @@ fn every_command_has_help_with_an_example() {
         vec!["report", "--help"],
         vec!["replay", "--help"],
     ] {
-        let out = skipper(&args, dir.path());
+        let out = skipper_in(&args, dir.path());
         assert!(out.status.success());
         assert!(text(&out.stdout).contains("Examples:"), "{args:?}");
     }
@@ -281,7 +272,7 @@ fn every_command_has_help_with_an_example() {
 fn world_check_summarises_or_lists_errors() {
     let dir = tempfile::tempdir().unwrap();
     let office = examples().join("office.world");
-    let out = skipper(&["world", "check", office.to_str().unwrap()], dir.path());
+    let out = skipper_in(&["world", "check", office.to_str().unwrap()], dir.path());
     assert!(out.status.success());
     assert!(
         text(&out.stdout).contains("robot      robot1 (p3dx) at (-14.00, 0.00)"),
@@ -289,7 +280,7 @@ fn world_check_summarises_or_lists_errors() {
         text(&out.stdout)
     );
     std::fs::write(dir.path().join("bad.world"), "wal 1 2 3 4\nball x 1\n").unwrap();
-    let out = skipper(&["world", "check", "bad.world"], dir.path());
+    let out = skipper_in(&["world", "check", "bad.world"], dir.path());
     assert_eq!(out.status.code(), Some(2));
     let err = text(&out.stderr);
     assert!(
@@ -302,7 +293,7 @@ fn world_check_summarises_or_lists_errors() {
 fn model_picks_the_splinter_for_every_robot_or_one_by_name() {
     let dir = tempfile::tempdir().unwrap();
     let world = examples().join("office.world");
-    let out = skipper(
+    let out = skipper_in(
         &[
             "run",
             "--world",
@@ -326,7 +317,7 @@ fn model_picks_the_splinter_for_every_robot_or_one_by_name() {
     let models: Vec<_> = rec.robots.iter().map(|r| r.info.model.as_str()).collect();
     assert_eq!(models, ["splinter", "p3dx"]);
 
-    let out = skipper(
+    let out = skipper_in(
         &[
             "run",
             "--model",
@@ -343,7 +334,7 @@ fn model_picks_the_splinter_for_every_robot_or_one_by_name() {
         "{}",
         text(&out.stderr)
     );
-    let out = skipper(&["run", "--model", "roomba", "--no-log"], dir.path());
+    let out = skipper_in(&["run", "--model", "roomba", "--no-log"], dir.path());
     assert_eq!(out.status.code(), Some(2));
     assert!(
         text(&out.stderr).contains("splinter"),
@@ -369,7 +360,7 @@ fn flags_the_run_cannot_use_are_warned_about() {
     ] {
         let mut args = vec!["run", "--until", "1s", "--no-log"];
         args.extend(flags);
-        let out = skipper(&args, dir.path());
+        let out = skipper_in(&args, dir.path());
         assert!(out.status.success(), "{}", text(&out.stderr));
         assert!(text(&out.stderr).contains(warning), "{}", text(&out.stderr));
     }
@@ -380,7 +371,7 @@ fn flags_the_run_cannot_use_are_warned_about() {
 fn world_check_draws_the_world() {
     let dir = tempfile::tempdir().unwrap();
     let world = examples().join("office.world");
-    let out = skipper(
+    let out = skipper_in(
         &[
             "world",
             "check",
@@ -401,7 +392,7 @@ fn world_check_draws_the_world() {
     assert!(svg.matches("<polyline").count() >= 68, "walls missing");
     // the soccer field's ball and landmarks
     let world = examples().join("soccer.world");
-    let out = skipper(
+    let out = skipper_in(
         &["world", "check", world.to_str().unwrap(), "--svg", "s.svg"],
         dir.path(),
     );
@@ -415,7 +406,7 @@ fn world_check_draws_the_world() {
 #[test]
 fn a_summary_that_cannot_be_written_is_an_error_before_the_run() {
     let dir = tempfile::tempdir().unwrap();
-    let out = skipper(
+    let out = skipper_in(
         &[
             "run",
             "--until",
@@ -437,7 +428,7 @@ fn a_summary_that_cannot_be_written_is_an_error_before_the_run() {
         "the run went ahead"
     );
     // a path that can be written gets the summary after the run
-    let ok = skipper(
+    let ok = skipper_in(
         &[
             "run",
             "--until",

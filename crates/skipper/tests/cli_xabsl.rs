@@ -1,30 +1,20 @@
 //! `skipper xabsl check|ic|run` end to end: exit statuses, diagnostics, the reference
 //! intermediate code and the golden traces.
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+mod cli;
+use cli::{skipper_in, text};
 
-fn skipper(args: &[&str], dir: &Path) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_skipper"))
-        .args(args)
-        .current_dir(dir)
-        .output()
-        .expect("run skipper")
-}
+use std::path::{Path, PathBuf};
 
 fn golden() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../xabsl/tests/data/golden")
-}
-
-fn text(b: &[u8]) -> String {
-    String::from_utf8_lossy(b).into_owned()
 }
 
 #[test]
 fn check_accepts_good_agents_and_lists_every_error() {
     let dir = tempfile::tempdir().unwrap();
     let agents = golden().join("seed7-N5/agents.xabsl");
-    let out = skipper(&["xabsl", "check", agents.to_str().unwrap()], dir.path());
+    let out = skipper_in(&["xabsl", "check", agents.to_str().unwrap()], dir.path());
     assert!(out.status.success(), "{}", text(&out.stderr));
     assert!(
         text(&out.stdout).contains("1 agent, 5 options"),
@@ -42,7 +32,7 @@ fn check_accepts_good_agents_and_lists_every_error() {
         "option o {\n  state s { decision { if (x > 1) goto t; else stay; } action { } }\n}\n",
     )
     .unwrap();
-    let out = skipper(&["xabsl", "check", "agents.xabsl"], dir.path());
+    let out = skipper_in(&["xabsl", "check", "agents.xabsl"], dir.path());
     assert_eq!(out.status.code(), Some(2));
     let err = text(&out.stderr);
     assert!(
@@ -66,11 +56,11 @@ fn check_accepts_good_agents_and_lists_every_error() {
 fn ic_is_the_reference_compilers() {
     let dir = tempfile::tempdir().unwrap();
     let agents = golden().join("seed7-N20/agents.xabsl");
-    let out = skipper(&["xabsl", "ic", agents.to_str().unwrap()], dir.path());
+    let out = skipper_in(&["xabsl", "ic", agents.to_str().unwrap()], dir.path());
     assert!(out.status.success(), "{}", text(&out.stderr));
     let expected = std::fs::read(golden().join("seed7-N20.ic")).unwrap();
     assert!(out.stdout == expected, "the intermediate code differs");
-    let out = skipper(
+    let out = skipper_in(
         &["xabsl", "ic", agents.to_str().unwrap(), "-o", "x.ic"],
         dir.path(),
     );
@@ -100,7 +90,7 @@ fn golden_trace_reproduced(extra: Option<&str>) {
         "in.scaled(k)=in.f0*k",
     ];
     args.extend(extra);
-    let out = skipper(&args, dir.path());
+    let out = skipper_in(&args, dir.path());
     assert!(out.status.success(), "{}", text(&out.stderr));
     let ours = text(&out.stdout);
     let golden = std::fs::read_to_string(&trace).unwrap();
@@ -122,7 +112,7 @@ fn run_reports_bad_lines_and_bad_definitions() {
         "{\"time_ms\":0,\"inputs\":{\"in.f0\":1}}\n{\"inputs\":{\"in.e0\":\"m9\"}}\n",
     )
     .unwrap();
-    let out = skipper(
+    let out = skipper_in(
         &[
             "xabsl",
             "run",
@@ -140,7 +130,7 @@ fn run_reports_bad_lines_and_bad_definitions() {
     );
     assert_eq!(text(&out.stdout).lines().count(), 1);
 
-    let out = skipper(
+    let out = skipper_in(
         &[
             "xabsl",
             "run",
@@ -172,7 +162,7 @@ fn xabsl_commands_have_help_with_examples() {
         vec!["xabsl", "doc", "--help"],
         vec!["xabsl", "dot", "--help"],
     ] {
-        let out = skipper(&args, dir.path());
+        let out = skipper_in(&args, dir.path());
         assert!(out.status.success());
         assert!(text(&out.stdout).contains("Examples:"), "{args:?}");
     }
@@ -190,7 +180,7 @@ fn summary(dir: &Path) -> serde_json::Value {
 fn the_spec_option_grabs_turns_and_releases_the_ball_on_a_pioneer() {
     let dir = tempfile::tempdir().unwrap();
     let ex = examples().join("xabsl/turn_and_release");
-    let out = skipper(
+    let out = skipper_in(
         &[
             "run",
             ex.join("agents.xabsl").to_str().unwrap(),
@@ -250,7 +240,7 @@ fn the_soccer_agent_pushes_the_ball_into_the_goal() {
     let dir = tempfile::tempdir().unwrap();
     let agents = examples().join("xabsl/soccer/agents.xabsl");
     let world = examples().join("worlds/soccer.world");
-    let out = skipper(
+    let out = skipper_in(
         &[
             "run",
             agents.to_str().unwrap(),
@@ -283,7 +273,7 @@ fn an_agent_that_does_not_check_is_bad_input() {
         "option o { initial state s { action { } } }",
     )
     .unwrap();
-    let out = skipper(&["run", "a.xabsl", "--no-log", "--until", "1s"], dir.path());
+    let out = skipper_in(&["run", "a.xabsl", "--no-log", "--until", "1s"], dir.path());
     assert_eq!(out.status.code(), Some(2));
     assert!(
         text(&out.stderr).contains("a.xabsl:2:14: error: no option is called `nope`"),
@@ -296,7 +286,7 @@ fn an_agent_that_does_not_check_is_bad_input() {
 fn doc_and_dot_write_documentation_and_graphviz() {
     let dir = tempfile::tempdir().unwrap();
     let agents = examples().join("xabsl/turn_and_release/agents.xabsl");
-    let out = skipper(
+    let out = skipper_in(
         &["xabsl", "doc", agents.to_str().unwrap(), "-o", "doc"],
         dir.path(),
     );
@@ -308,10 +298,10 @@ fn doc_and_dot_write_documentation_and_graphviz() {
     ] {
         assert!(dir.path().join("doc").join(f).is_file(), "{f}");
     }
-    let out = skipper(&["xabsl", "dot", agents.to_str().unwrap()], dir.path());
+    let out = skipper_in(&["xabsl", "dot", agents.to_str().unwrap()], dir.path());
     assert!(out.status.success());
     assert!(text(&out.stdout).starts_with("digraph options {"));
-    let out = skipper(
+    let out = skipper_in(
         &[
             "xabsl",
             "dot",
@@ -326,7 +316,7 @@ fn doc_and_dot_write_documentation_and_graphviz() {
     assert!(out.status.success());
     let d = std::fs::read_to_string(dir.path().join("d.dot")).unwrap();
     assert!(d.contains("\"carry\" -> \"let_go\";"), "{d}");
-    let out = skipper(
+    let out = skipper_in(
         &["xabsl", "dot", agents.to_str().unwrap(), "--option", "nope"],
         dir.path(),
     );

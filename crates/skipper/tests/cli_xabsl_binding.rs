@@ -2,15 +2,10 @@
 //! in it is bad input (exit 2) with file:line:col, a caret and the nearest valid names,
 //! from `skipper xabsl check` and from `skipper run` alike.
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+mod cli;
+use cli::skipper;
 
-fn skipper(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_skipper"))
-        .args(args)
-        .output()
-        .expect("run skipper")
-}
+use std::path::{Path, PathBuf};
 
 /// The `goals` example agent copied into `dir`, with `binding` as its binding file.
 fn agent_with_binding(dir: &Path, binding: &str) -> PathBuf {

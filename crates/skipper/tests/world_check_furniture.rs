@@ -1,16 +1,10 @@
 //! `skipper world check` refuses a goal inside furniture and a robot inside a wall, with
 //! file:line:col and a caret under the name; every example world passes.
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+mod cli;
+use cli::skipper_in;
 
-fn skipper(args: &[&str], dir: &Path) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_skipper"))
-        .args(args)
-        .current_dir(dir)
-        .output()
-        .expect("run skipper")
-}
+use std::path::{Path, PathBuf};
 
 fn examples() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples")
@@ -20,7 +14,7 @@ fn examples() -> PathBuf {
 fn check(text: &str) -> (Option<i32>, String) {
     let dir = tempfile::tempdir().unwrap();
     std::fs::write(dir.path().join("f.world"), text).unwrap();
-    let out = skipper(&["world", "check", "f.world"], dir.path());
+    let out = skipper_in(&["world", "check", "f.world"], dir.path());
     (
         out.status.code(),
         String::from_utf8_lossy(&out.stderr).into_owned(),
@@ -79,7 +73,7 @@ fn every_example_world_passes() {
     worlds.sort();
     assert!(worlds.len() >= 7, "{worlds:?}");
     for w in worlds {
-        let out = skipper(&["world", "check", w.to_str().unwrap()], &root);
+        let out = skipper_in(&["world", "check", w.to_str().unwrap()], &root);
         assert!(
             out.status.success(),
             "{}: {}",
