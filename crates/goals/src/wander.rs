@@ -20,7 +20,7 @@
 
 pub mod clearance;
 
-use skipper_core::sensors::{pioneer, LaserGeometry, SensorGeometry, SonarGeometry};
+use skipper_core::sensors::{pioneer, LaserGeometry, SensorGeometry};
 use skipper_core::vocabulary::ground;
 use skipper_core::{
     Controller, ControllerError, Cycle, Drive, SignalId, Signals, Status, VehicleInfo,
@@ -110,17 +110,7 @@ impl Wander {
     /// are), about to cruise straight ahead.
     pub fn new() -> Self {
         // the front half of the P3-DX's ring
-        let sonar = pioneer::P3DX_SONARS[..8]
-            .iter()
-            .map(|&(x, y, h)| SonarGeometry {
-                x: x / 1000.0,
-                y: y / 1000.0,
-                yaw: h.to_radians(),
-                field_of_view: CONE_DEG.to_radians(),
-                min_range: 0.0,
-                max_range: FAR,
-            })
-            .collect();
+        let sonar = pioneer::sonar_geometry(&pioneer::P3DX_SONARS[..8], CONE_DEG, 0.0, FAR);
         Self::with_rig(SensorGeometry {
             laser: None,
             sonar,
@@ -380,6 +370,7 @@ impl Controller for Wander {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use skipper_core::sensors::SonarGeometry;
     use skipper_core::VehicleKind;
     use std::f64::consts::{FRAC_PI_2, PI};
     use std::time::Duration;

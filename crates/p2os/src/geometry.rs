@@ -9,8 +9,8 @@
 //! the same files (`SonarMaxRange 4335`, mm). A P2OS client reads no laser, so none is
 //! described.
 
-use skipper_core::sensors::pioneer::sonar_ring;
-use skipper_core::sensors::{SensorGeometry, SonarGeometry};
+use skipper_core::sensors::pioneer::{sonar_geometry, sonar_ring};
+use skipper_core::sensors::SensorGeometry;
 
 /// A transducer's cone (deg) and shortest range (m): the simulator's.
 const CONE_DEG: f64 = 30.0;
@@ -21,18 +21,8 @@ const MAX_RANGE: f64 = 4.335;
 /// What a robot of `subtype` carries: its sonar ring in signal order (`sonar.0`, ...),
 /// in metres and radians; nothing for a subtype without a known ring.
 pub fn sensors(subtype: &str) -> SensorGeometry {
-    let sonar = sonar_ring(subtype)
-        .unwrap_or_default()
-        .iter()
-        .map(|&(x, y, deg)| SonarGeometry {
-            x: x / 1000.0,
-            y: y / 1000.0,
-            yaw: deg.to_radians(),
-            field_of_view: CONE_DEG.to_radians(),
-            min_range: MIN_RANGE,
-            max_range: MAX_RANGE,
-        })
-        .collect();
+    let ring = sonar_ring(subtype).unwrap_or_default();
+    let sonar = sonar_geometry(ring, CONE_DEG, MIN_RANGE, MAX_RANGE);
     SensorGeometry {
         sonar,
         ..SensorGeometry::default()

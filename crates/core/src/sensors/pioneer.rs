@@ -74,6 +74,27 @@ pub fn sonar_ring(subtype: &str) -> Option<&'static [SonarUnit]> {
     }
 }
 
+/// `units` as the sensor description reads them (metres, radians), each transducer with
+/// a cone of `cone_deg` and ranges from `min_range` to `max_range` (m).
+pub fn sonar_geometry(
+    units: &[SonarUnit],
+    cone_deg: f64,
+    min_range: f64,
+    max_range: f64,
+) -> Vec<super::SonarGeometry> {
+    units
+        .iter()
+        .map(|&(x, y, deg)| super::SonarGeometry {
+            x: x / 1000.0,
+            y: y / 1000.0,
+            yaw: deg.to_radians(),
+            field_of_view: cone_deg.to_radians(),
+            min_range,
+            max_range,
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -71,17 +71,8 @@ impl GroundPilot {
     pub fn for_sensors(sensors: &SensorGeometry) -> Self {
         let mut rig = sensors.clone();
         if rig.laser.is_none() && rig.sonar.is_empty() {
-            rig.sonar = pioneer::P3DX_SONARS[..8]
-                .iter()
-                .map(|&(x, y, h)| skipper_core::sensors::SonarGeometry {
-                    x: x / 1000.0,
-                    y: y / 1000.0,
-                    yaw: h.to_radians(),
-                    field_of_view: 30f64.to_radians(),
-                    min_range: 0.0,
-                    max_range: f64::INFINITY,
-                })
-                .collect();
+            rig.sonar =
+                pioneer::sonar_geometry(&pioneer::P3DX_SONARS[..8], 30.0, 0.0, f64::INFINITY);
         }
         Self {
             pose: None,
