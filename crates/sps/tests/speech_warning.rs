@@ -5,6 +5,8 @@
 //! subscriber, while this test installs its own, the site can be cached as unwanted and
 //! the warning never reaches this test's subscriber. Here no other thread reaches it.
 
+mod fake_espeak;
+use fake_espeak::fake_espeak;
 use skipper_sps::speech::{Speaker, QUEUE};
 use std::sync::{Arc, Mutex};
 
@@ -21,29 +23,14 @@ impl std::io::Write for Captured {
     }
 }
 
-/// A fake espeak-ng that waits until `gate` exists, so the queue fills up.
-fn waiting_espeak(dir: &std::path::Path, gate: &std::path::Path) -> std::path::PathBuf {
-    let p = dir.join("espeak-ng");
-    let body = format!("while [ ! -e {} ]; do sleep 0.01; done", gate.display());
-    let status = std::process::Command::new("/bin/sh")
-        .args([
-            "-c",
-            "printf '#!/bin/sh\\n%s\\n' \"$1\" > \"$2\" && chmod 755 \"$2\"",
-        ])
-        .arg("sh")
-        .arg(body)
-        .arg(&p)
-        .status()
-        .unwrap();
-    assert!(status.success());
-    p
-}
-
 #[test]
 fn a_full_queue_warns_once_not_once_per_utterance() {
     let dir = tempfile::tempdir().unwrap();
     let gate = dir.path().join("go");
-    let program = waiting_espeak(dir.path(), &gate);
+    let program = fake_espeak(
+        dir.path(),
+        &format!("while [ ! -e {} ]; do sleep 0.01; done", gate.display()),
+    );
     let out = Captured::default();
     let w = out.clone();
     let subscriber = tracing_subscriber::fmt()
